@@ -22,6 +22,7 @@ from typing import Any
 
 from studio import __version__
 from studio.engines import devices
+from studio.engines.checkpoints_folder import copy_note
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, format_bytes
 from studio.engines.install_hints import ENGINES_INSTALL
@@ -52,6 +53,8 @@ class EngineReport:
     folder: str
     files: tuple[str, ...]
     license: str = ""
+    copy: str = ""
+    """Which copy of the weights it uses, when not the checkpoints folder's (the app's own mini)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +212,7 @@ def engine_reports(registry: EngineRegistry, config: EngineConfig) -> tuple[Engi
         found.append(EngineReport(
             name=info.name, label=info.label, version=info.version, available=not reasons, reasons=reasons,
             folder=str(folder), files=tuple(str(folder / f.path) for f in info.checkpoints), license=info.license,
+            copy=copy_note(config, info.name),
         ))
     return tuple(found)
 
@@ -275,6 +279,8 @@ def format_report(report: DoctorReport, shown: Callable[[str], str] = str) -> st
     for engine in report.engines:
         state = "available" if engine.available else "not available"
         lines.append(f"  {engine.name:<12} {state:<14} {engine.label} {engine.version}")
+        if engine.copy:
+            lines.append(f"      {engine.copy}")
         for hint, messages in _by_hint(engine.reasons):
             lines.extend(f"      - {message}" for message in messages)
             if hint:

@@ -288,7 +288,7 @@ def test_eval_uses_the_checkpoints_folder_of_the_settings(tmp_path: Path) -> Non
     pytest.importorskip("torch")
     env = _xdg(tmp_path)
     empty = tmp_path / "no weights here"
-    empty.mkdir()
+    (empty / "mini").mkdir(parents=True)  # its own mini/, empty: without one the app's mini weights are used
     settings = tmp_path / "config" / "Kamishibai" / "Kamishibai Studio" / "settings.ini"
     settings.parent.mkdir(parents=True)
     settings.write_text(f"[weights]\ncheckpoints={empty}\n", encoding="utf-8")

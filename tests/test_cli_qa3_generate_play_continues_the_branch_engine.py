@@ -74,6 +74,7 @@ def test_a_take_engine_that_cannot_run_here_is_not_followed(story: Path, capsys:
     with sqlite3.connect(story / "project.db") as db:  # as made on a machine with AnimeGamer's weights
         db.execute("UPDATE takes SET engine = 'animegamer'")
     capsys.readouterr()
+    (story.parent / "no-weights").mkdir()  # a folder without weights (a missing one is refused as mistyped)
     assert main(["play", str(story), "-i", "Character: Qiqi; Motion: run.", "--json",
                  "--checkpoints", str(story.parent / "no-weights")]) == 0
     out, err = capsys.readouterr()

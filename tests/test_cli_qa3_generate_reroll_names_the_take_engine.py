@@ -45,6 +45,7 @@ def test_the_error_says_it_is_the_take_engine_and_how_to_choose_another(
         made_elsewhere: Path, branch: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     turns, takes, jobs = _turns(made_elsewhere)
     no_weights = str(made_elsewhere.parent / "no-weights")
+    Path(no_weights).mkdir(exist_ok=True)  # a folder without weights (a missing one is refused as mistyped)
     assert main(["reroll", str(made_elsewhere), turns[0], *branch, "--checkpoints", no_weights, "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == ""

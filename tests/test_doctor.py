@@ -63,7 +63,7 @@ def test_faked_gpus_and_placement(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     code, report = _doctor(capsys, "--checkpoints", str(tmp_path), "--device", "cuda:0")
     available = {e["name"]: e["available"] for e in report["engines"]}
     assert (available["sketch"], available["heavy"]) == (True, True)
-    assert not available["mini"], "this checkpoints folder has no mini weights"
+    assert available["mini"], "a folder without mini/ leaves the app's own mini weights in use"
     assert not available["animegamer"], "no converted AnimeGamer weights here"
     code, report = _doctor(capsys, "--checkpoints", str(tmp_path), "--device", "cuda:3")
     reasons = {e["name"]: e["reasons"] for e in report["engines"]}["heavy"]

@@ -15,7 +15,7 @@ from studio.cli import main
 def test_a_checkpoints_folder_with_control_characters_prints_escaped(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "weights\x1b[31mred\nline"
-    folder.mkdir()
+    (folder / "mini").mkdir(parents=True)  # its own, empty: else the app's mini weights are used
     capsys.readouterr()
     assert main(["doctor", "--checkpoints", str(folder)]) == 0  # the sketch engine runs here
     out = capsys.readouterr().out

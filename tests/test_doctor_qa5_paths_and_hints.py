@@ -18,10 +18,11 @@ from studio.engines import devices
 
 @pytest.fixture
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The current folder is ``tmp_path``, which holds an empty ``ckpt/``; no GPU."""
+    """The current folder is ``tmp_path``, which holds ``ckpt/`` with an empty ``mini/`` (a folder
+    without one would leave the app's own mini weights in use); no GPU."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(devices, "cuda_devices", lambda: [])
-    (tmp_path / "ckpt").mkdir()
+    (tmp_path / "ckpt" / "mini").mkdir(parents=True)
     return Path.cwd() / "ckpt"
 
 

@@ -104,7 +104,10 @@ def _checkpoints(value: str | None):  # type: ignore[no-untyped-def]
     from pathlib import Path
 
     from studio import composition
+    from studio.cli.common import refuse_an_engines_own_folder
 
+    if value:  # ck/animegamer given: every file was listed missing under ck/animegamer/animegamer/
+        refuse_an_engines_own_folder(Path(value).expanduser())
     # a relative folder is named by its full path in every line: read later (a log, an issue
     # report), "ck/animegamer" does not say where it was looked for
     return Path(value).expanduser().absolute() if value else composition.user_checkpoints(_data_dir)

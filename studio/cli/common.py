@@ -317,6 +317,17 @@ CHECKPOINTS_SEARCH_ORDER = ("checkpoints/ beside the app, then checkpoints/ in t
 :meth:`studio.ui.app_paths.AppPaths.default_checkpoint_dirs` gives them."""
 
 
+def doctor_command(device: str | None = None, checkpoints: str | os.PathLike[str] | None = None) -> str:
+    """`kamishibai doctor` with the ``--device`` (unless the CPU) and ``--checkpoints`` the user
+    gave, as they can paste it: the hints said ``--device DEVICE``, which the doctor refuses."""
+    command = "kamishibai doctor"
+    if device and device.strip().lower() != "cpu":
+        command += f" --device {shlex.quote(printable(device))}"
+    if checkpoints:
+        command += f" --checkpoints {shell_path(checkpoints)}"
+    return command
+
+
 def add_checkpoints_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoints", type=checkpoints_path, metavar="DIR",
                         help="checkpoints folder (default: the one chosen in the window's Settings, else "
@@ -324,14 +335,22 @@ def add_checkpoints_option(parser: argparse.ArgumentParser) -> None:
 
 
 def checkpoint_dirs(chosen: str | Path | None = None) -> list[Path]:
-    """Where engines look for weights: ``chosen`` (``--checkpoints``), else the folders the window
+    """Where engines look for weights: ``chosen`` (``--checkpoints``, refused when it is no folder
+    or one engine's own folder; the app's own checkpoints folder is looked in after it for the
+    shipped mini), else the folders the window
     uses (*Settings › Checkpoints folder*, else :data:`CHECKPOINTS_SEARCH_ORDER`). Those are
     read by the window's own settings code, so that the two never disagree; it needs only
     QtCore (no display), and without Qt the app's folder is used."""
     if chosen:
+        from studio.engines.checkpoints_folder import with_the_app_weights
+
         folder = Path(chosen).expanduser()
+        if not folder.is_dir():  # mistyped: every engine listed its weights missing under it (doctor said so)
+            from studio.cli.checkpoint_cmds import CHECKPOINTS_FOLDER_HINT, require_folder
+
+            require_folder("--checkpoints", str(folder), CHECKPOINTS_FOLDER_HINT)
         _refuse_an_engines_own_folder(folder)
-        return [folder]
+        return with_the_app_weights(folder)
     from studio.composition import default_checkpoints
 
     with ctrl_c_deferred():  # a KeyboardInterrupt inside PySide6's first import aborts Python (core dump)
@@ -342,22 +361,23 @@ def checkpoint_dirs(chosen: str | Path | None = None) -> list[Path]:
         return StudioSettings().checkpoint_dirs() or [default_checkpoints()]
 
 
-def _refuse_an_engines_own_folder(folder: Path) -> None:
-    """Refuse ``--checkpoints`` naming one engine's weights folder (``checkpoints/mini``)
-    rather than the folder that holds it: the engines would look in ``mini/mini`` and report
-    every file there missing, and ask for the weights to be put where they already are."""
+def _refuse_an_engines_own_folder(folder: Path, option: str = "--checkpoints") -> None:
+    """Refuse ``--checkpoints`` naming one engine's weights folder (``checkpoints/mini``,
+    ``checkpoints/animegamer``) rather than the folder that holds it: the engines would look in
+    ``mini/mini`` and report every file there missing, and ask for the weights to be put where
+    they already are. Settings refuses it in the same words (``OwnFolder``)."""
     from studio.composition import default_registry
+    from studio.engines.checkpoints_folder import own_folder
 
-    if folder.name not in default_registry().names():
-        return
-    try:
-        holds_weights = (folder / "config.json").is_file() or any(folder.glob("*.safetensors"))
-    except OSError:
-        return
-    if holds_weights:
-        raise StudioError(f"--checkpoints {printable(str(folder))} is the {printable(folder.name)} engine's own "
-                          "weights folder, not a checkpoints folder.",
-                          hint=f"Give the folder that holds it: --checkpoints {printable(str(folder.parent))}")
+    found = own_folder(folder, default_registry().infos())
+    if found is not None:
+        raise StudioError(found.message(f"{option} {printable(str(folder))}"),
+                          hint=printable(found.hint()))
+
+
+refuse_an_engines_own_folder = _refuse_an_engines_own_folder
+"""For the commands that read ``--checkpoints`` themselves (`checkpoints doctor`, the
+conversions)."""
 
 
 @contextlib.contextmanager

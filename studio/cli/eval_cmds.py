@@ -134,8 +134,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if not args.json:
             print(message, flush=True)
 
-    folders = checkpoint_dirs(args.checkpoints)  # the one that holds the model, else the first
-    folder = next((f for f in folders if (f / "mini" / "config.json").is_file()), folders[0])
+    # the folder whose mini/ the engine itself would load (a chosen folder's own, else the app's)
+    folder = EngineConfig.parse("cpu", checkpoints=checkpoint_dirs(args.checkpoints)).engine_folder("mini").parent
     metrics = run_evaluation(folder, episodes=args.episodes, steps=args.steps,
                              seed=args.seed, device=device, threads=args.threads, candidates=args.candidates,
                              guidance=args.guidance,

@@ -28,6 +28,7 @@ from studio.cli.common import (
     ctrl_c_deferred,
     device_spec,
     devices_spec,
+    doctor_command,
     open_for_reading,
     open_project,
     print_json,
@@ -370,6 +371,7 @@ def _service(project: Project, args: argparse.Namespace, auto_requeue: bool = Fa
         print(f"kamishibai: engines run on {cluster.describe()}", file=sys.stderr)
     service = GenerationService(project, default_registry(), device=config, devices=devices,
                                 default_engine=DEFAULT_ENGINE, auto_requeue=auto_requeue, hosts=hosts, cluster=cluster)
+    _DOCTOR[service] = doctor_command(None if devices else args.device, getattr(args, "checkpoints", None))
     if cluster is not None:
         _RUN_ON[service] = _cluster_arguments(args)
         _take_back_sigterm()
@@ -381,6 +383,15 @@ _RUN_ON: weakref.WeakKeyDictionary[GenerationService, str] = weakref.WeakKeyDict
 """The options (`` --cluster local --actors 2``) that chose where a service's engines run,
 repeated in the commands that go on after a run (QA: after Ctrl+C on the render farm, the
 command that "goes on from there" ran the rest on this machine)."""
+
+
+_DOCTOR: weakref.WeakKeyDictionary[GenerationService, str] = weakref.WeakKeyDictionary()
+"""The `kamishibai doctor` command that lists every reason an engine can't run with a service's
+device and checkpoints folder, as the user gave them."""
+
+
+def _doctor_for(service: GenerationService) -> str:
+    return _DOCTOR.get(service, "kamishibai doctor")
 
 
 def _cluster_arguments(args: argparse.Namespace) -> str:
@@ -429,7 +440,7 @@ def check_engine_here(engine: str | None, device: str, checkpoints: str | None =
     registry.info(name)  # an unknown engine, with the names of the known ones
     unmet = registry.check(name, config)
     if unmet:
-        message, hint = cannot_run(name, unmet)
+        message, hint = cannot_run(name, unmet, doctor_command(device, checkpoints))
         raise EngineError(message, hint=hint)
 
 
@@ -456,7 +467,7 @@ def check_engine_choice(service: GenerationService, tree: StoryTree, node_ids: S
         info = registry.info(name)  # an unknown engine, with the names of the known ones
         unmet = service.unrunnable_engines([name]).get(name) if engine is not None else None
         if unmet:
-            message, hint = cannot_run(name, unmet)
+            message, hint = cannot_run(name, unmet, _doctor_for(service))
             raise EngineError(message, hint=hint)
         if settings is not None:
             check_settings(info.settings.from_values(settings).overrides())
@@ -841,6 +852,7 @@ def _play_turns(project: Project, args: argparse.Namespace, settings: dict[str, 
                                          made="the new turn", other="Or pick another turn with --parent.")
     _note_a_parent_without_take(project, service, parent, args.path)
     engine, settings = _continued_engine(service, tree, parent, args.engine, settings)
+    _refuse_an_engine_that_cannot_run(service, engine)
     run.parent = parent
     current: int | None = None  # the instruction being generated, until its result is in
     unfinished: str | None = None  # its new turn, until its clip is made
@@ -1120,6 +1132,22 @@ def _say_replaced(service: GenerationService, job_ids: Sequence[str], what: str 
               file=sys.stderr)
 
 
+def _refuse_an_engine_that_cannot_run(service: GenerationService, engine: str | None) -> None:
+    """Refuse ``engine`` (None: the default) when it can't run here, before a turn is added, with
+    the doctor command that lists every reason as the user gave --device and --checkpoints (the
+    worker's refusal can't know the folder given)."""
+    from studio.engines.base import EngineError
+    from studio.worker.operations import cannot_run
+
+    name = engine or service.default_engine
+    if name not in service.registry.names():
+        return  # refused by the worker, with the names of the known engines
+    unmet = service.unrunnable_engines([name]).get(name)
+    if unmet:
+        message, hint = cannot_run(name, unmet, _doctor_for(service))
+        raise EngineError(message, hint=hint)
+
+
 def _refuse_a_take_engine_that_cannot_run(service: GenerationService, tree: StoryTree,
                                           node_ids: Sequence[str]) -> None:
     """Without --engine a turn is re-rolled with its current take's engine: when that one can't
@@ -1144,7 +1172,7 @@ def _refuse_an_unchosen_engine(service: GenerationService, engine: str, why: str
 
     unmet = service.unrunnable_engines([engine]).get(engine)
     if unmet:
-        message, hint = cannot_run(engine, unmet)
+        message, hint = cannot_run(engine, unmet, _doctor_for(service))
         raise EngineError(f"{message} {why}",
                           hint=f"Give --engine NAME to re-roll with another engine (e.g. --engine "
                           f"{service.default_engine}; `kamishibai doctor` lists those that run here). Or: {hint}")
@@ -1501,7 +1529,7 @@ def _waiting_messages(service: GenerationService, path: str) -> list[str]:
                         f"them all, or `kamishibai queue {quoted} --cancel-interrupted` to cancel the interrupted "
                         "job(s) and, with them, the jobs that wait for them.")
     for engine, (own, after) in by_engine.items():
-        message, hint = cannot_run(engine, unrunnable[engine])
+        message, hint = cannot_run(engine, unrunnable[engine], _doctor_for(service))
         waiting = f"; {len(after)} more wait for them ({first_few(after)})" if after else ""
         count = len(own) + len(after)
         messages.append(f"{count} job(s) wait: {message}\n  job(s) {first_few(own)}{waiting}; they stay queued.\n"

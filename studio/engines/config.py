@@ -157,11 +157,24 @@ class EngineConfig:
         return {stage: self.place(stage) for stage in Stage}
 
     def engine_folder(self, name: str) -> Path:
-        """``<folder>/<name>`` of the first checkpoints folder that has one (else of the first)."""
-        for folder in (self.checkpoints, *self.more_checkpoints):
-            if (folder / name).is_dir():
+        """``<checkpoints>/<name>`` when it is there; else the first further folder's whose
+        ``<name>`` holds weights (a folder holding only the repository's ``.gitkeep`` is passed
+        over: the app's own checkpoints folder, looked in after a chosen one, keeps an empty
+        ``animegamer/``); else ``<checkpoints>/<name>``, where its weights are asked for."""
+        from studio.engines.checkpoints_folder import holds_weights
+
+        first = self.checkpoints / name
+        if first.is_dir() or first.exists() or first.is_symlink():  # a file or a broken link there is reported
+            return first
+        for folder in self.more_checkpoints:
+            if holds_weights(folder / name):
                 return folder / name
-        return self.checkpoints / name
+        return first
+
+    def uses_a_further_copy(self, name: str) -> bool:
+        """Whether ``name``'s weights come from a further folder, not from :attr:`checkpoints`
+        (the app's own mini, when the chosen folder has no ``mini/``)."""
+        return self.engine_folder(name).parent != self.checkpoints
 
     @classmethod
     def parse(cls, spec: str = "cpu", *, checkpoints: str | os.PathLike[str] | Sequence[Path] = "checkpoints",

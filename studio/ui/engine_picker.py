@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
+from studio.engines.checkpoints_folder import copy_note
 from studio.engines.config import EngineConfig
 from studio.engines.registry import EngineRegistry
 from studio.ui.device_status import describe_device
@@ -23,11 +24,16 @@ class EngineChecks(QObject):
     """Runs every engine's check off the GUI thread; ``done`` carries {name: [reason, ...]}."""
 
     done = Signal(object)
+    copies = Signal(object)
+    """{name: which copy of its weights it uses}, for the engines whose weights are not in the
+    checkpoints folder (:func:`~studio.engines.checkpoints_folder.copy_note`); sent before ``done``."""
 
     def start(self, registry: EngineRegistry, config: EngineConfig) -> None:
         def work() -> None:
             reasons = {name: [str(r) for r in registry.check(name, config)] for name in registry.names()}
+            copies = {name: note for name in registry.names() if (note := copy_note(config, name))}
             try:
+                self.copies.emit(copies)
                 self.done.emit(reasons)
             except RuntimeError:  # the window closed meanwhile
                 pass
@@ -54,6 +60,9 @@ class EnginePicker(QWidget):
         self._tips: dict[str, str] = {}
         """Each engine's tooltip: description and the weights' license."""
         self._checks = EngineChecks(self)
+        self.copies: dict[str, str] = {}
+        """Which copy of its weights an engine uses, where not the checkpoints folder's."""
+        self._checks.copies.connect(self.set_copies)
         self._checks.done.connect(self.set_availability)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
@@ -85,6 +94,10 @@ class EnginePicker(QWidget):
     def current_engine(self) -> str:
         return str(self.combo.currentData() or "")
 
+    def set_copies(self, copies: dict[str, str]) -> None:
+        """Note which copy of its weights each engine uses (told in its tooltip)."""
+        self.copies = dict(copies)
+
     def set_availability(self, reasons: dict[str, list[str]]) -> None:
         """Grey out engines with reasons (shown in the item's tooltip)."""
         self._reasons = dict(reasons)
@@ -102,6 +115,10 @@ class EnginePicker(QWidget):
                 if self._tips.get(name):
                     text += "\n\n" + self._tips[name]
                 self.combo.setItemData(index, text, Qt.ItemDataRole.ToolTipRole)
+            elif name in self._tips:  # which weights it runs with, when not the chosen folder's
+                copy = self.copies.get(name, "")
+                tip = f"{copy}\n\n{self._tips[name]}" if copy else self._tips[name]
+                self.combo.setItemData(index, tip, Qt.ItemDataRole.ToolTipRole)
         self.refresh_status()
 
     def set_service(self, service: Any, device: str) -> None:

@@ -72,6 +72,8 @@ def engine_availability(registry: EngineRegistry, config: EngineConfig) -> list[
     rows: list[EngineAvailability] = []
     for report in engine_reports(registry, config):
         reasons = [f"{r.message} {r.hint}".strip() for r in report.reasons]
-        rows.append(EngineAvailability(report.name, report.available, reasons,
-                                       engine_summary(report.available, report.reasons)))
+        summary = engine_summary(report.available, report.reasons)
+        if report.available and report.copy:  # a chosen folder without its weights: the app's own run
+            summary = f"ready, with the app's own weights ({report.folder})"
+        rows.append(EngineAvailability(report.name, report.available, reasons, summary))
     return rows

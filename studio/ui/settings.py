@@ -438,10 +438,15 @@ class StudioSettings:
         self.q.sync()
 
     def checkpoint_dirs(self) -> list[Path]:
-        """Where engines look for weights, in order: the chosen folder, or ``checkpoints/``
-        beside the app, then ``checkpoints/`` in the data folder."""
+        """Where engines look for weights, in order: the chosen folder, then the app's own
+        checkpoints folder for an engine the chosen one has no folder for (the shipped mini);
+        or, none chosen, ``checkpoints/`` beside the app, then ``checkpoints/`` in the data folder."""
         chosen = self.checkpoints_folder
-        return [Path(chosen).expanduser()] if chosen else self.paths.default_checkpoint_dirs()
+        if not chosen:
+            return self.paths.default_checkpoint_dirs()
+        from studio.engines.checkpoints_folder import with_the_app_weights
+
+        return with_the_app_weights(Path(chosen).expanduser())
 
     @property
     def use_hf_cache(self) -> bool:

@@ -254,7 +254,9 @@ class Operations:
             if not unmet:
                 break
         if unmet:
-            message, hint = cannot_run(name, unmet)
+            device = self.configs[0].describe() if self.configs else "cpu"
+            message, hint = cannot_run(name, unmet, "kamishibai doctor" + ("" if device == "cpu" else
+                                                                           f" --device {device}"))
             raise EngineError(message, hint=hint)
         return name
 
@@ -328,14 +330,16 @@ REASONS_IN_FULL = 3
 """At most this many reasons an engine can't run are said in full in one message."""
 
 
-def cannot_run(name: str, unmet: Sequence[Requirement]) -> tuple[str, str]:
+def cannot_run(name: str, unmet: Sequence[Requirement], doctor: str = "kamishibai doctor") -> tuple[str, str]:
     """The message and hint that say engine ``name`` can't run here, from its unmet requirements.
 
     Every reason is said, hardest first, when there are few. Many reasons are missing weights
     files, one per file, which one hint fixes: then the first reason is said with every other
     one among the first few that is no missing file, and the rest are counted, with the
-    command that lists them. QA: "... (and 1 more reason(s))" hid the second reason (a second
-    stage placed on a GPU that is not there), which the user had to fix too."""
+    command that lists them (``doctor``: that command as the user can paste it, with the device
+    and checkpoints folder they gave; "--device DEVICE" was refused by the command's own parser).
+    QA: "... (and 1 more reason(s))" hid the second reason (a second stage placed on a GPU that
+    is not there), which the user had to fix too."""
     from studio.engines.requirements import RequirementKind, hardest_first
 
     ordered = hardest_first(unmet)
@@ -343,12 +347,16 @@ def cannot_run(name: str, unmet: Sequence[Requirement]) -> tuple[str, str]:
         shown = ordered
     else:
         later = ordered[1:REASONS_IN_FULL]
-        shown = ordered[:1] + [reason for reason in later if reason.kind is not RequirementKind.FILE]
+        # a damaged file (cut short, not the format its name says) is the cause a user can fix where
+        # the hardest reason is the machine's: it was counted among the "more reasons", unnamed
+        damaged = [reason for reason in ordered[1:] if reason.kind is RequirementKind.FILE
+                   and not reason.message.startswith("Missing ")][:REASONS_IN_FULL - 1]
+        shown = ordered[:1] + damaged + [reason for reason in later
+                                         if reason.kind is not RequirementKind.FILE and reason not in damaged]
     said = " ".join(_sentence(reason.message) for reason in shown)
     rest = len(ordered) - len(shown)
     if rest:
-        said += (f" And {rest} more reason{'s' if rest != 1 else ''}: `kamishibai doctor --device DEVICE` lists "
-                 "every one (with the device and any --checkpoints folder chosen).")
+        said += f" And {rest} more reason{'s' if rest != 1 else ''}: `{doctor}` lists every one."
     hints = list(dict.fromkeys(_sentence(reason.hint) for reason in shown if reason.hint.strip()))
     return f"The {name} engine can't run here: {said}", " ".join(hints) or "Run `kamishibai doctor` for every reason."
 

@@ -29,6 +29,7 @@ def _state(story: Path) -> tuple[int, int, list[tuple[str, str, str]]]:
 def _refused(story: Path, node_id: str, capsys: pytest.CaptureFixture[str]) -> str:
     before = _state(story)
     no_weights = str(story.parent / "no-weights")
+    Path(no_weights).mkdir(exist_ok=True)  # a folder without weights (a missing one is refused as mistyped)
     assert main(["reroll", str(story), node_id, "--checkpoints", no_weights, "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == ""

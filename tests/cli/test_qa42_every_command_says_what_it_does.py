@@ -78,7 +78,7 @@ def test_import_demo_generate_honours_setting_and_threads(tmp_path: Path, monkey
 def test_import_demo_generate_looks_for_weights_in_checkpoints(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     empty = tmp_path / "weights"
-    empty.mkdir()
+    (empty / "mini").mkdir(parents=True)  # its own mini/, empty: without one the app's mini weights are used
     project = tmp_path / "story.kamishibai"
     assert main(["new", str(project)]) == 0
     assert main(["import-demo", str(_demo(tmp_path)), "--project", str(project), "--generate", "--engine", "mini",

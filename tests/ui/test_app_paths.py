@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
+from studio.shipped import shipped
 from studio.ui.app_paths import APPLICATION, ORGANIZATION, AppPaths, app_dir
 from studio.ui.settings import StudioSettings
 
@@ -56,9 +57,9 @@ def test_the_checkpoints_folder_is_a_setting(settings: StudioSettings, tmp_path:
     defaults = settings.checkpoint_dirs()
     assert defaults == [app_dir() / "checkpoints", settings.paths.data_dir / "checkpoints"]
     settings.checkpoints_folder = f"  {tmp_path / 'weights'}  "
-    assert settings.checkpoint_dirs() == [tmp_path / "weights"]
+    assert settings.checkpoint_dirs() == [tmp_path / "weights", shipped("checkpoints")]  # the shipped mini after it
     settings.checkpoints_folder = "~/models"
-    assert settings.checkpoint_dirs() == [Path.home() / "models"]
+    assert settings.checkpoint_dirs() == [Path.home() / "models", shipped("checkpoints")]
     settings.checkpoints_folder = ""
     assert settings.checkpoint_dirs() == defaults
     assert settings.use_hf_cache
@@ -88,7 +89,7 @@ def test_the_settings_dialog_saves_appearance_and_weights(qtbot, settings: Studi
     dialog.hf_cache.setChecked(False)
     dialog.save()
     assert settings.appearance == "light"
-    assert settings.checkpoint_dirs() == [tmp_path / "weights"]
+    assert settings.checkpoint_dirs() == [tmp_path / "weights", shipped("checkpoints")]
     assert not settings.use_hf_cache
 
 

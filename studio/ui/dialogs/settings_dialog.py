@@ -3,6 +3,7 @@ auto re-queue, appearance, and where model weights are looked for."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -31,8 +32,10 @@ from PySide6.QtWidgets import (
 from studio.core.errors import StudioError
 from studio.engines import config as engine_config
 from studio.engines import devices
+from studio.engines.checkpoints_folder import app_checkpoints, own_folder
 from studio.engines.config import EngineConfig, Placement
 from studio.engines.devices import DeviceProbe
+from studio.engines.info import EngineInfo
 from studio.engines.registry import EngineRegistry
 from studio.engines.weights_search import hf_hub_cache
 from studio.ui.cluster_settings import ClusterChoice
@@ -57,13 +60,15 @@ def in_dialog_words(text: str) -> str:
     return text
 
 
-def checkpoints_problem(text: str, saved: str) -> str:
+def checkpoints_problem(text: str, saved: str, engines: Iterable[EngineInfo] | None = None) -> str:
     """Why the checkpoints folder typed as ``text`` can't be used ("": it can, or it is empty).
 
     A relative path would be read from wherever the app was started, a file is no folder, and
     a folder that doesn't exist is most likely mistyped: the engines then said only that their
     weights were missing. A saved folder that is missing now (a drive not plugged in) is kept,
-    so that the rest of the dialog can still be changed."""
+    so that the rest of the dialog can still be changed. An engine's own weights folder
+    (checkpoints/mini) is refused as ``--checkpoints`` refuses it (``engines``: the catalogue's,
+    by default)."""
     typed = text.strip()
     if not typed:
         return ""
@@ -75,7 +80,26 @@ def checkpoints_problem(text: str, saved: str) -> str:
         return f"The checkpoints folder {typed} is a file, not a folder. {fix}"
     if not folder.exists() and typed != saved.strip():
         return f"The checkpoints folder {typed} doesn't exist: check its spelling, or create it first. {fix}"
+    own = own_folder(folder, engines if engines is not None else _catalog())
+    if own is not None:  # the words `--checkpoints` is refused with
+        return f"{own.message(f'The checkpoints folder {typed}')} {own.hint('Choose the folder that holds it: ')}"
     return ""
+
+
+def _catalog() -> list[EngineInfo]:
+    from studio.composition import ENGINE_INFOS
+
+    return list(ENGINE_INFOS)
+
+
+def checkpoints_tooltip(defaults: list[Path]) -> str:
+    """What the checkpoints folder does: which folders it replaces, and that the app's own mini
+    weights still run when it has no mini/ (it said only where weights are looked for, and a
+    folder chosen for the AnimeGamer weights seemed to switch the mini engine off)."""
+    app = app_checkpoints()
+    return (f"Model weights are looked for in ENGINE/ inside this folder, instead of in {defaults[0]}, then "
+            f"{defaults[1]}. An engine this folder has no folder for is looked for in the app's own {app} (the "
+            f"shipped mini weights, {app / 'mini'}, keep working). Empty: {defaults[0]}, then {defaults[1]}.")
 
 
 def named_gpus(texts: list[str]) -> list[Placement]:
@@ -216,8 +240,7 @@ class SettingsDialog(QDialog):
         self.checkpoints.setAccessibleName("Checkpoints folder")  # its row holds a button too: no buddy
         defaults = settings.paths.default_checkpoint_dirs()
         self.checkpoints.setPlaceholderText(f"{defaults[0]}, then {defaults[1]}")
-        self.checkpoints.setToolTip("Model weights are looked for in ENGINE/ inside this folder. Empty: "
-                                    f"{defaults[0]}, then {defaults[1]}.")
+        self.checkpoints.setToolTip(checkpoints_tooltip(defaults))
         browse = QPushButton("Choose…", self)
         browse.clicked.connect(self._choose_checkpoints)
         folder = QHBoxLayout()
