@@ -449,6 +449,11 @@ def _damaged_files(report: CheckpointReport) -> dict[str, str]:
         elif status.path.suffix == ".safetensors" and (problem := safetensors_size_problem(status.path)):
             found[str(status.path)] = problem
     found.update(_damaged_tokenizer(report.folder / "tokenizer", found))
+    from studio.engines.catalog import animegamer_layout as layout
+
+    for character in report.complete:  # a model.json without the model's dimensions was "Ready"
+        if (problem := layout.model_json_problem(report.folder, character)) is not None:
+            found.setdefault(str(report.folder / character / layout.MODEL_FILE), problem)
     return found
 
 

@@ -162,7 +162,11 @@ class AnimeGamerEngine:
     def _read_size(self, character: str) -> ModelSize:
         try:
             size = ModelSize.from_json(layout.read_model_json(self.folder, character)["size"])
-        except (OSError, ValueError, KeyError) as error:
+        except KeyError as error:  # said in words, not as the bare key
+            raise EngineLoadError(f"{self.folder / character / layout.MODEL_FILE} has no {error.args[0]!r} entry "
+                                  "(the model's dimensions the conversion writes).",
+                                  hint="Convert the character again.") from None
+        except (OSError, ValueError) as error:
             raise EngineLoadError(f"{self.folder / character / layout.MODEL_FILE} can't be read: {error}.",
                                   hint="Convert the character again.") from None
         expected = self.info.capabilities.representation.shape

@@ -127,7 +127,9 @@ class ModelSize:
             vae["channels"] = tuple(vae["channels"])
             size = cls(name=str(data["name"]), mllm=MLLMSize(**data["mllm"]), decoder=DecoderSize(**data["decoder"]),
                        vae=VAESize(**vae))
-        except (KeyError, TypeError) as error:
+        except KeyError as error:  # said in words: the bare key ("'size'") read as a crash
+            raise ValueError(f"not an AnimeGamer size description: it has no {error.args[0]!r} entry") from None
+        except TypeError as error:
             raise ValueError(f"not an AnimeGamer size description: {error}") from None
         for part in (size.mllm, size.decoder, size.vae):
             _check_numbers(part)

@@ -192,6 +192,12 @@ def check_files(folder: Path) -> list[Requirement]:
     if (tokenizer := damaged_tokenizer(folder / "tokenizer")) is not None:  # none of its files missing
         unmet.append(tokenizer)
     by_character = {character: problems(layout.character_files(character)) for character in layout.CHARACTERS}
+    for character, found in by_character.items():
+        if not found and (wrong := layout.model_json_problem(folder, character)) is not None:
+            found.append(Requirement(RequirementKind.CONFIG, wrong, hint=f"Convert {layout.DISPLAY[character]} "
+                                     "again: kamishibai checkpoints convert PATH/TO/AnimeGamer/checkpoints "
+                                     f"--character {character} --checkpoints {into}.",
+                                     path=str(folder / character / layout.MODEL_FILE)))
     if all(by_character.values()):
         for found in by_character.values():
             unmet.extend(found)

@@ -90,6 +90,31 @@ def read_model_json(folder: Path, character: str) -> dict[str, Any]:
     return data
 
 
+def model_json_problem(folder: Path, character: str) -> str | None:
+    """Why ``character``'s model.json can't be used by the engine (None: it can, or it is missing
+    or no JSON object, which the file checks report): it must hold the model's dimensions the
+    conversion wrote under "size". A model.json of ``{"foo": 1}`` passed `checkpoints doctor`
+    ("Ready: Qiqi.") and the load then failed with "can't be read: 'size'". Light: the sizes
+    module imports no torch."""
+    from studio.engines.animegamer.sizes import ModelSize
+
+    path = folder / character / MODEL_FILE
+    try:
+        data = read_model_json(folder, character)
+    except (OSError, ValueError):
+        return None
+    if "size" not in data:
+        return (f"{path} has no \"size\" entry (the model's dimensions, which the conversion writes): it is not "
+                "a conversion record of this studio.")
+    if not isinstance(data["size"], dict):
+        return f"{path}'s \"size\" entry is {type(data['size']).__name__}, not the model's dimensions."
+    try:
+        ModelSize.from_json(data["size"])
+    except ValueError as error:
+        return f"{path}'s \"size\" entry can't be used: {error}."
+    return None
+
+
 # -- the release's layout ---------------------------------------------------------------------
 RELEASE_MLLM = "AnimeGamer/MLLM-{name}/pytorch_model.bin"
 RELEASE_DECODER_DIR = "AnimeGamer/VDM_Decoder-{name}"
