@@ -246,8 +246,26 @@ def cmd_use(args: argparse.Namespace) -> int:
         before = _chosen_stale(tree)
         project.apply(SelectTake(node_id, take.id))
         print(f"turn {node_id} uses take {take.id} (take {number} of {len(takes)})")
+        _say_followed_back(tree, project.tree, node_id, before)
         _say_out_of_date(project.tree, before, shown, "after it were made from another take")
     return 0
+
+
+def _say_followed_back(before: StoryTree, after: StoryTree, node_id: str, stale_before: set[str]) -> None:
+    """Name the later turns that use their takes made from the chosen take again (see
+    :class:`~studio.core.commands.SelectTake`), and those whose chosen take is current again."""
+    from studio.core.commands import takes_followed_back
+
+    back = takes_followed_back(before, after, node_id)
+    if back:
+        print(f"  {len(back)} turn(s) after it use their takes made from this take again: "
+              f"{', '.join(back[:8])}{' and more' if len(back) > 8 else ''}")
+    again = [node.id for node in after.descendants(node_id)
+             if node.id in stale_before and node.id not in back
+             and (take := after.selected_take(node.id)) is not None and not take.stale]
+    if again:
+        print(f"  {len(again)} turn(s) after it are current again: "
+              f"{', '.join(again[:8])}{' and more' if len(again) > 8 else ''}")
 
 
 def _chosen_stale(tree: StoryTree) -> set[str]:

@@ -251,7 +251,12 @@ class MoveAmongSiblings(Command):
 
 @dataclass(frozen=True)
 class SelectTake(Command):
-    """Make ``take_id`` the node's take; takes below made from another past turn stale."""
+    """Make ``take_id`` the node's take; takes below made from another past turn stale.
+
+    A turn below whose chosen take was made from another take than the one now chosen above
+    it, and which still has a finished take made from that one (for its text as it is), gets
+    it back as its chosen take, and so on down: choosing an older take again after a branch
+    re-roll brings back the takes that followed it (see :func:`takes_followed_back`)."""
 
     node_id: str
     take_id: str | None
@@ -266,10 +271,42 @@ class SelectTake(Command):
         if node.selected_take_id == self.take_id:
             return {}
         updated = replace(node, selected_take_id=self.take_id)
-        patch: dict[EntityKey, Entity | None] = {(EntityKind.NODE, node.id): updated}
+        overrides = {node.id: updated}
+        if self.take_id is not None:
+            overrides.update(_followers(tree, node.id, self.take_id))
+        patch: dict[EntityKey, Entity | None] = {(EntityKind.NODE, n.id): n for n in overrides.values()}
         for child_id in tree.child_ids(node.id):
-            _with_takes(patch, restale(tree, child_id, {node.id: updated}))
+            _with_takes(patch, restale(tree, child_id, overrides))
         return patch
+
+
+def _followers(tree: StoryTree, node_id: str, take_id: str) -> dict[str, Node]:
+    """The turns below ``node_id`` that get back a take made from ``take_id`` (and below them,
+    from the take they get back), with that take chosen: a turn whose chosen take was made
+    from another take than the one above it now, and which has a finished take made from it
+    for its text as it is (the newest such one)."""
+    chosen: dict[str, Node] = {}
+    pending = [(node_id, take_id)]
+    while pending:
+        parent_id, parent_take = pending.pop()
+        for child in tree.children(parent_id):
+            current = tree.selected_take(child.id)
+            if current is None or current.parent_take_id == parent_take:
+                continue
+            made_from = [take for take in tree.takes_of(child.id)
+                         if take.status == TakeStatus.DONE and take.parent_take_id == parent_take
+                         and (not take.instruction_raw or take.instruction_raw == child.instruction.raw)]
+            if made_from:
+                chosen[child.id] = replace(child, selected_take_id=made_from[-1].id)
+                pending.append((child.id, made_from[-1].id))
+    return chosen
+
+
+def takes_followed_back(before: StoryTree, after: StoryTree, node_id: str) -> list[str]:
+    """The turns below ``node_id`` whose chosen take choosing a take of ``node_id`` changed
+    (see :class:`SelectTake`), in story order."""
+    return [node.id for node in after.descendants(node_id)
+            if node.id in before.nodes and before.nodes[node.id].selected_take_id != node.selected_take_id]
 
 
 @dataclass(frozen=True)

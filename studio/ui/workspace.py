@@ -46,6 +46,7 @@ from studio.core.commands import (
     SetNotes,
     SetShotNotes,
     SetStartState,
+    takes_followed_back,
 )
 from studio.core.errors import StudioError
 from studio.core.model import Node, Take, TakeStatus, new_id
@@ -272,6 +273,27 @@ def _enable(action: QAction, on: bool, off_tip: str) -> None:
     """Turn ``action`` on or off; off, its tooltip says why (on, it is the action's name again)."""
     action.setEnabled(on)
     action.setToolTip("" if on else off_tip)
+
+
+def _choice_outcome(before: StoryTree, after: StoryTree, node_id: str, stale: int) -> str:
+    """What choosing a take of ``node_id`` did to the later turns: how many use their takes
+    made from it again (see :class:`SelectTake`), how many chosen takes are current again,
+    and how many (``stale``) it put out of date ("": none of these)."""
+    if node_id not in after.nodes:
+        return ""
+    back = set(takes_followed_back(before, after, node_id))
+    again = sum(1 for node in after.descendants(node_id)
+                if node.id not in back and (was := before.selected_take(node.id)) is not None and was.stale
+                and (now := after.selected_take(node.id)) is not None and not now.stale)
+    parts = []
+    if back:
+        parts.append(f"{_turn_count(len(back))} after it use their takes made from it again"
+                     if len(back) != 1 else "1 turn after it uses its take made from it again")
+    if again:
+        parts.append(f"{again} later turn{'s are' if again != 1 else ' is'} current again")
+    if stale:
+        parts.append(f"{stale} later turn{'s are' if stale != 1 else ' is'} stale")
+    return ", ".join(parts)
 
 
 def _turn_count(count: int) -> str:
@@ -1468,7 +1490,10 @@ class Workspace(QWidget):
         take = tree.selected_take(node_id)
         after = sum(1 for node in tree.descendants(node_id)
                     if (below := tree.selected_take(node.id)) is not None and below.stale)
-        return saved_instruction_message(take is not None, after)
+        # its take matches the text again where the text typed is the one it was made from
+        made_for = take.instruction_raw if take is not None else ""
+        unmatched = take is not None and (made_for != tree.nodes[node_id].instruction.raw if made_for else take.stale)
+        return saved_instruction_message(unmatched, after)
 
     def _save_instruction(self, node_id: str, text: str, then: Callable[[ChangeSet], None] | None = None) -> None:
         """The editor's line becomes the turn's instruction (Save text, Generate). Refused (too
@@ -1740,9 +1765,12 @@ class Workspace(QWidget):
                 lambda jobs: self._follow_choice(said, jobs))
             return
 
+        before = self.tree
+
         def chosen(_changes: ChangeSet) -> None:
-            if stale:
-                self.message.emit(f"{said}; {stale} later turn{'s are' if stale != 1 else ' is'} stale.")
+            told = _choice_outcome(before, self.tree, node_id, stale)
+            if told:
+                self.message.emit(f"{said}; {told}.")
             elif chosen_as:
                 self.message.emit(f"{said}.")
 
