@@ -406,7 +406,8 @@ class QueuePanel(QWidget):
                         item.setText(column, text)
                         if column in self._widest:
                             grow.add(column)
-                item.setToolTip(0, tip or label)
+                # the whole name first (two lines of it are shown, a longer one cut), then the rest
+                item.setToolTip(0, tip if tip.startswith(label) else f"{label}\n{tip}" if tip else label)
                 item.setToolTip(1, tip or status)  # the word, where the column shows the icon alone
                 item.setToolTip(2, tip or progress)
                 if old is None or old[4] != icon_name:

@@ -57,6 +57,18 @@ def test_every_line_is_two_lines_tall_with_the_name_across_the_list(qtbot, dock:
     assert metrics.horizontalAdvance(name) <= option.rect.width(), "the name's first line leaves the progress its own"
 
 
+def test_a_failed_jobs_tooltip_gives_its_whole_name_then_its_error(qtbot) -> None:  # type: ignore[no-untyped-def]
+    panel = QueuePanel(JobTracker(), lambda job: f"{NAME} {job.id}")
+    qtbot.addWidget(panel)
+    panel.resize(240, 400)
+    panel.show()
+    panel.set_service(StubService([StubJob("bad", JobStatus.FAILED, error="Out of memory.", hint="Fewer frames.")]))
+    panel.refresh()
+    line = panel.list.topLevelItem(0)
+    assert line is not None
+    assert line.toolTip(0) == f"{NAME} bad\nOut of memory.\nHint: Fewer frames."
+
+
 def test_a_wide_list_gives_the_progress_its_column(qtbot) -> None:  # type: ignore[no-untyped-def]
     panel = _panel(qtbot, 420)
     assert not panel.list.isColumnHidden(2)

@@ -85,7 +85,8 @@ def test_the_list_follows_the_queue_and_keeps_unchanged_lines(qtbot) -> None:
     panel.refresh()
     assert _lines(panel) == [("c", "queued", ""), ("d", "queued", ""), ("a", "done", ""), ("e", "failed", "")]
     assert _item(panel, "c") is c_line
-    assert _item(panel, "e").toolTip(0) == "the engine process exited\nHint: retry it"
+    # the whole name first: the line shows two lines of it at most
+    assert _item(panel, "e").toolTip(0) == "job e\nthe engine process exited\nHint: retry it"
     assert panel.selected_job_id() == "c"
     assert panel.summary.text() == "0 running · 2 queued"
 
