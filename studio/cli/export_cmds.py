@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from studio.export import ExportError, ExportOptions, ExportResult
     from studio.storage import Project
 
-FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
+FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "vtt", "otio")
 CAPTIONS = ("none", "burn", "srt")
 
 

@@ -102,7 +102,8 @@ def export_collected(branch: Branch, out: Path, fmt: ExportFormat, options: Expo
                         notes=tuple(note for note in notes if note))
 
 
-WITHOUT_PICTURES = {ExportFormat.SRT: MissingClips.TIMED_BY_TAKE, ExportFormat.PDF: MissingClips.SHOWN_WITHOUT,
+WITHOUT_PICTURES = {ExportFormat.SRT: MissingClips.TIMED_BY_TAKE, ExportFormat.VTT: MissingClips.TIMED_BY_TAKE,
+                    ExportFormat.PDF: MissingClips.SHOWN_WITHOUT,
                     ExportFormat.PNG: MissingClips.SHOWN_WITHOUT}
 """The formats made without a turn's clip where its file is missing (:func:`missing_clips_note`)."""
 
@@ -119,7 +120,7 @@ def missing_clips_note(branch: Branch, fmt: ExportFormat) -> str:
     many = len(gone) > 1
     also = f" (and the clips of turns {first_few([str(turn.number) for turn in gone[1:]])})" if many else ""
     which = "those turns" if many else "that turn"
-    if fmt is ExportFormat.SRT:
+    if fmt.is_subtitles:
         made = f"the subtitles time {which} by the length {'their takes were' if many else 'its take was'} made with"
     elif all(turn.poster is not None for turn in gone):
         made = f"the sheet shows {which} by {'their posters' if many else 'its poster'}"
@@ -148,7 +149,7 @@ def uncaptioned_note(branch: Branch, fmt: ExportFormat, options: ExportOptions) 
     every turn has one, or the export has no captions): a turn with no dialogue nor narration
     whose instruction names no character, motion or place has no sentence to show, and an
     SRT file of such turns alone is empty, which looked like a failed export."""
-    if fmt is not ExportFormat.SRT and not (fmt.is_video and options.captions is not CaptionMode.NONE):
+    if not fmt.is_subtitles and not (fmt.is_video and options.captions is not CaptionMode.NONE):
         return ""
     from studio.export.cues import turn_cues
 
@@ -195,6 +196,10 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
         from studio.export.subtitles import write_srt
 
         write_srt(files.temp_for(out), branch, timeline)
+    elif fmt == ExportFormat.VTT:
+        from studio.export.subtitles import write_vtt
+
+        write_vtt(files.temp_for(out), branch, timeline)
     elif fmt == ExportFormat.OTIO:
         from studio.export.options import media_folder
         from studio.export.otio_media import TimelineMediaFolder

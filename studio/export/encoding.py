@@ -41,7 +41,7 @@ CRF_RANGES: dict[ExportFormat, CrfRange] = {
 
 VIDEO_FORMATS = frozenset(f for f in ExportFormat if f.is_video)
 SHEET_FORMATS = frozenset(f for f in ExportFormat if f.is_sheet)
-TIMED_FORMATS = VIDEO_FORMATS | {ExportFormat.SRT, ExportFormat.OTIO}
+TIMED_FORMATS = VIDEO_FORMATS | {ExportFormat.SRT, ExportFormat.VTT, ExportFormat.OTIO}
 """The formats laid out on the episode's timeline: the SRT and the OTIO timeline follow the
 video's frame rate, crossfades and cards, so that they match a video made with the same options."""
 
@@ -103,8 +103,8 @@ def _refuse(use: OptionUse, fmt: ExportFormat) -> ExportError:
     named = f"{use.flag} ({use.what})" if use.flag else use.what[:1].upper() + use.what[1:]
     hint = (f"Leave out {use.flag.split()[0]} for {fmt.value}." if use.flag
             else f"Leave the {use.what.removeprefix('the ')} out for {fmt.value}.")
-    if use.field == "captions" and fmt is ExportFormat.SRT:
-        hint += " An srt export is the captions: its cues are what --captions srt writes beside a video."
+    if use.field == "captions" and fmt.is_subtitles:
+        hint += f" A {fmt.value} export is the captions: its cues are what --captions srt writes beside a video."
     elif use.field == "captions" and fmt is ExportFormat.OTIO:
         hint += " For the captions as subtitles, export as srt too."
     return ExportError(f"{named} applies only to {_described(use.formats)}, not to {fmt.value}.", hint=hint)

@@ -70,7 +70,7 @@ def missing_glyphs(texts: Sequence[str], fonts: Sequence[Path] | None = None,
 def drawn_texts(branch: Branch, options: ExportOptions, fmt: ExportFormat) -> list[str]:
     """The texts an export of ``branch`` in ``fmt`` draws with its font (none for subtitle
     and timeline files, which keep the text as text)."""
-    if fmt in (ExportFormat.SRT, ExportFormat.OTIO):
+    if fmt in (ExportFormat.SRT, ExportFormat.VTT, ExportFormat.OTIO):
         return []
     sheet = fmt in (ExportFormat.PDF, ExportFormat.PNG)
     texts = [options.title, options.end_card] + ([options.sheet_title, branch.project_name] if sheet else [])

@@ -19,6 +19,7 @@ class ExportFormat(StrEnum):
     PDF = "pdf"
     PNG = "png"
     SRT = "srt"
+    VTT = "vtt"
     OTIO = "otio"
 
     @property
@@ -28,6 +29,10 @@ class ExportFormat(StrEnum):
     @property
     def is_sheet(self) -> bool:
         return self in (ExportFormat.PDF, ExportFormat.PNG)
+
+    @property
+    def is_subtitles(self) -> bool:
+        return self in (ExportFormat.SRT, ExportFormat.VTT)
 
     @property
     def suffix(self) -> str:

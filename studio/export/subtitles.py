@@ -1010,3 +1010,23 @@ def srt_text(branch: Branch, timeline: Timeline) -> str:
 
 def write_srt(path: Path, branch: Branch, timeline: Timeline) -> None:
     path.write_text(srt_text(branch, timeline), encoding="utf-8")
+
+
+def vtt_text(branch: Branch, timeline: Timeline) -> str:
+    """The SRT's subtitles as WebVTT (browsers' ``<track>``, video sites): the same cues, times
+    (with a full stop before the milliseconds) and lines, italics kept, ``&`` written as
+    ``&amp;`` (the SRT's text already shows ``<`` and ``>`` as look-alikes, so no cue holds a
+    tag of its own or an arrow)."""
+    blocks = ["WEBVTT\n"]
+    for shown in episode_captions(branch, timeline):
+        context = _context(shown.block.cues)
+        for timed in shown.subtitles:
+            start = srt_timestamp(timed.start, timeline.fps).replace(",", ".")
+            end = srt_timestamp(timed.end, timeline.fps).replace(",", ".")
+            text = srt_cue_text(timed.cue, context).replace("&", "&amp;")
+            blocks.append(f"{len(blocks)}\n{start} --> {end}\n{text}\n")
+    return "\n".join(blocks)
+
+
+def write_vtt(path: Path, branch: Branch, timeline: Timeline) -> None:
+    path.write_text(vtt_text(branch, timeline), encoding="utf-8")

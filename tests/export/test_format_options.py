@@ -15,7 +15,7 @@ from studio.export.options import PanelAspect
 from .helpers import Fixture
 
 VIDEO = "video exports (mp4, webm, gif)"
-TIMED = "videos, subtitles and timelines (mp4, webm, gif, srt, otio)"
+TIMED = "videos, subtitles and timelines (mp4, webm, gif, srt, vtt, otio)"
 SHEETS = "storyboard sheets (pdf, png)"
 
 
