@@ -163,6 +163,10 @@ showing it lays out and repaints the whole window (about 6 ms), which would othe
 to the work of taking in the new jobs in one stretch of the GUI thread."""
 
 
+NOTHING_TO_UNDO_TIP = "Nothing to undo since the project was opened; earlier changes are saved"
+"""Undo's tooltip while it is off: the undo history is not kept when a project closes."""
+
+
 LOCK_WATCH_MS = 2000
 """How often a project opened read-only because another studio held it is looked at: once
 that one closes it, the read-only line says it can be reopened for editing."""
@@ -1434,6 +1438,11 @@ class MainWindow(QMainWindow):
         self.actions_.redo.setText(f"&Redo {redo}" if redo else "&Redo")
         self.actions_.redo.setEnabled(redo is not None or bool(in_flight.get("history")))
         self.actions_.undo.setIconText("Undo")
+        # the history starts when the project opens (it is not kept on close): said, so that a
+        # greyed Undo after reopening doesn't read as lost changes
+        nothing = self.session is not None and not self.actions_.undo.isEnabled()
+        self.actions_.undo.setToolTip(NOTHING_TO_UNDO_TIP if nothing else f"Undo {undo}" if undo else "Undo")
+        self.actions_.redo.setToolTip(f"Redo {redo}" if redo else "Redo")
         read_only = self.session.read_only if self.session is not None else None
         if read_only is not None:  # nothing to undo, and nothing may be done
             for action in (self.actions_.undo, self.actions_.redo):
