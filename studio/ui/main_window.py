@@ -887,6 +887,8 @@ class MainWindow(QMainWindow):
             self._lock_watch.stop()
             return
         if not is_free_to_write(session.path):
+            if session.changed_elsewhere():
+                self._reload_read_only()
             return
         self._lock_watch.stop()
         text = (f"Read-only: {session.path.name} is no longer open elsewhere. Use File › Reopen for editing to "
@@ -894,6 +896,20 @@ class MainWindow(QMainWindow):
         if workspace.read_only_bar is not None:
             workspace.read_only_bar.set_text(text)
         self.show_message(text)
+
+    def _reload_read_only(self) -> None:
+        """The project open read-only was changed by the program that holds it: it is read again
+        (still read-only, the selection kept where its turn still is), so that the window never
+        shows, plays or exports a story that no longer exists."""
+        session = self.session
+        if session is None:
+            return
+        path, name = session.path, session.project.name
+        if not self.close_project("keep"):
+            return
+        if self.open_project(path):
+            self.show_message(f"{name} was changed where it is open for editing: shown again as it is now "
+                              "(read-only).")
 
     def _update_read_only_actions(self) -> None:
         """Save a copy…: on while a project is open (the way out of a read-only one, and a

@@ -61,6 +61,23 @@ SAVE_COPY_TODO = "To change it, use File › Save a copy… (the copy, in a fold
 """What every read-only line ends with: the way to a project that can be changed."""
 
 
+DiskStamp = tuple[tuple[int, int] | None, ...]
+
+
+def database_stamp(folder: Path) -> DiskStamp:
+    """The modification time and size of the project's database and of its write-ahead log
+    (None for one that isn't there): another process's commit changes one of them."""
+    stamps: list[tuple[int, int] | None] = []
+    for name in (DB_NAME, f"{DB_NAME}-wal"):
+        try:
+            info = os.stat(folder / name)
+        except OSError:
+            stamps.append(None)
+        else:
+            stamps.append((info.st_mtime_ns, info.st_size))
+    return tuple(stamps)
+
+
 @dataclass(frozen=True)
 class ReadOnlyReason:
     """Why the window opened a project for reading only, in the user's words.
@@ -313,6 +330,8 @@ class ProjectSession(QObject):
         self.project = project
         self.read_only = read_only
         """Why the project can't be changed (None: it can). Its service still runs exports."""
+        self._disk_stamp = database_stamp(project.path) if read_only is not None else None
+        """The database's files as this read-only session read them (see :meth:`changed_elsewhere`)."""
         self.settings = settings
         self.writer: Writer = Writer(project)
         self.tracker = JobTracker(self)
@@ -444,6 +463,12 @@ class ProjectSession(QObject):
             self.error_handler(error)
         else:
             log.warning("%s", error.message)
+
+    def changed_elsewhere(self) -> bool:
+        """Whether the project open read-only was changed since it was read, by the program that
+        holds it (its database or write-ahead log was written): a cheap look, two ``stat``
+        calls, that the window makes on a timer. False for a project open for writing."""
+        return self._disk_stamp is not None and database_stamp(self.project.path) != self._disk_stamp
 
     @property
     def path(self) -> Path:
