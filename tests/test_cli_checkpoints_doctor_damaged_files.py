@@ -51,7 +51,10 @@ def _converted(checkpoints: Path) -> Path:
             path.write_text("{}", encoding="utf-8")
         sizes[item.path] = path.stat().st_size if path.is_file() else 0
     sizes.pop(f"qiqi/{layout.MODEL_FILE}")
-    (folder / "qiqi" / layout.MODEL_FILE).write_text(json.dumps({"files": sizes}), encoding="utf-8")
+    from studio.engines.animegamer.sizes import TINY  # the record holds the model's dimensions, as converted
+
+    (folder / "qiqi" / layout.MODEL_FILE).write_text(json.dumps({"files": sizes, "size": TINY.to_json()}),
+                                                     encoding="utf-8")
     return folder
 
 
@@ -89,7 +92,8 @@ def test_a_safetensors_file_cut_short_without_a_record_is_damaged(tmp_path: Path
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     folder = _converted(tmp_path)
     record = folder / "qiqi" / layout.MODEL_FILE
-    record.write_text(json.dumps({"files": {}}), encoding="utf-8")  # a record without sizes (an older conversion)
+    record.write_text(json.dumps({"files": {}, "size": json.loads(record.read_text(encoding="utf-8"))["size"]}),
+                      encoding="utf-8")  # a record without the files' sizes (an older conversion)
     path = folder / "qiqi" / layout.MLLM_FILE
     whole = path.stat().st_size
     os.truncate(path, whole - 1)

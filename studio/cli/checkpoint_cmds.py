@@ -437,13 +437,16 @@ def _damaged_files(report: CheckpointReport) -> dict[str, str]:
     size than the conversion recorded in model.json, or a safetensors file whose size is not
     the one its header gives (cut short or grown). QA: the report listed such a file as "ok
     ..., expected N (incomplete copy?)" and still ended "Ready", with exit status 0."""
-    from studio.engines.requirements import safetensors_size_problem
+    from studio.engines.file_kinds import foreign_kind
+    from studio.engines.requirements import not_safetensors, safetensors_size_problem
 
     found: dict[str, str] = {}
     for status in report.files:
         if not status.present:
             continue
-        if status.exact and status.expected is not None and status.size != status.expected:
+        if status.path.suffix == ".safetensors" and (kind := foreign_kind(status.path)) is not None:
+            found[str(status.path)] = not_safetensors(status.path, kind)  # a pickle: not "an incomplete copy"
+        elif status.exact and status.expected is not None and status.size != status.expected:
             found[str(status.path)] = (f"{status.path} is {status.size:,} bytes, expected {status.expected:,} "
                                        "(as converted; incomplete copy?).")
         elif status.path.suffix == ".safetensors" and (problem := safetensors_size_problem(status.path)):

@@ -21,6 +21,7 @@ from studio.engines import devices
 from studio.engines.capabilities import CheckpointFile, DeviceKind, EngineCapabilities
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, DeviceProbe, format_bytes
+from studio.engines.file_kinds import foreign_kind, torch_file_beside
 from studio.engines.install_hints import extra_install
 
 
@@ -89,6 +90,8 @@ def _size_problem(path: Path, size: int, mtime_ns: int) -> str | None:
         head = file.read(8)
         length = int.from_bytes(head, "little")
         if len(head) < 8 or not 0 < length <= SAFETENSORS_HEADER_LIMIT or 8 + length > size:
+            if (kind := foreign_kind(path)) is not None:  # a pickle was "1,556 bytes: cut short"
+                return not_safetensors(path, kind)
             return f"{path} is {size:,} bytes: it is cut short or not a safetensors file (incomplete copy?)."
         raw = file.read(length)
     try:
@@ -100,6 +103,24 @@ def _size_problem(path: Path, size: int, mtime_ns: int) -> str | None:
     if size != expected:
         return f"{path} is {size:,} bytes, but its header describes {expected:,} (incomplete copy?)."
     return None
+
+
+def not_safetensors(path: Path, kind: str) -> str:
+    """The sentence for a file named ``.safetensors`` that is ``kind`` (see
+    :func:`~studio.engines.file_kinds.foreign_kind`)."""
+    return (f"{path} is not a safetensors file: it is {kind}, which the studio never loads (it never unpickles "
+            "files); the released AnimeGamer and CustomX files become safetensors with `kamishibai checkpoints "
+            "convert`.")
+
+
+def beside_note(path: Path) -> str:
+    """" (found NAME beside it: ...)" for a missing weights file with a PyTorch file of its name
+    beside it (mllm.bin for mllm.safetensors), else ""."""
+    found = torch_file_beside(path)
+    if found is None:
+        return ""
+    return (f" (found {found.name} beside it: a PyTorch file, which the studio does not load; convert it first "
+            "with `kamishibai checkpoints convert`)")
 
 
 def json_object_problem(path: Path) -> str | None:
@@ -153,7 +174,7 @@ def check_files(folder: Path, files: Sequence[CheckpointFile], *, engine: str) -
         what = f" — {item.description}" if item.description else ""
         if not path.is_file():
             unmet.append(Requirement(
-                RequirementKind.FILE, f"Missing {path}{expected}{what}.",
+                RequirementKind.FILE, f"Missing {path}{expected}{what}{beside_note(path)}.",
                 hint=f"Put the {engine} weights in {folder}{SEE_DOCTOR}.",
                 path=str(path), expected_bytes=item.size))
             continue

@@ -8,6 +8,7 @@ background thread because a GPU engine's check may import torch.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -17,7 +18,33 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 from studio.engines.checkpoints_folder import copy_note
 from studio.engines.config import EngineConfig
 from studio.engines.registry import EngineRegistry
+from studio.engines.requirements import Requirement
 from studio.ui.device_status import describe_device
+
+MISSING_SHOWN = 4
+"""At most this many "Missing …" lines in an engine's tooltip; the rest are counted."""
+
+
+def tooltip_lines(unmet: Sequence[Requirement]) -> list[str]:
+    """``unmet`` as the tooltip's lines: hardest first, each hint said once, after the last line it
+    fixes, and the missing files past :data:`MISSING_SHOWN` counted. QA: AnimeGamer's tooltip
+    repeated "Convert the released weights: …" on each of its 12 "Missing" lines (13 lines,
+    3,543 characters)."""
+    groups: dict[str, list[Requirement]] = {}
+    for reason in unmet:
+        groups.setdefault(reason.hint, []).append(reason)
+    lines: list[str] = []
+    for hint, reasons in groups.items():
+        missing = [r for r in reasons if r.message.startswith("Missing ")]
+        messages = [r.message for r in reasons]
+        if len(missing) > MISSING_SHOWN:  # the biggest files named, the rest counted
+            named = sorted(missing, key=lambda r: -(r.expected_bytes or 0))[:MISSING_SHOWN - 1]
+            left = len(missing) - len(named)
+            messages = [r.message for r in reasons if r not in missing or r in named]
+            messages.append(f"And {left} more files missing (`kamishibai doctor` lists them).")
+        lines += messages[:-1]
+        lines.append(f"{messages[-1]} ({hint})" if hint else messages[-1])
+    return lines
 
 
 class EngineChecks(QObject):
@@ -30,7 +57,7 @@ class EngineChecks(QObject):
 
     def start(self, registry: EngineRegistry, config: EngineConfig) -> None:
         def work() -> None:
-            reasons = {name: [str(r) for r in registry.check(name, config)] for name in registry.names()}
+            reasons = {name: tooltip_lines(registry.check(name, config)) for name in registry.names()}
             copies = {name: note for name in registry.names() if (note := copy_note(config, name))}
             try:
                 self.copies.emit(copies)

@@ -32,19 +32,23 @@ def _count(number: int, one: str, many: str) -> str:
 
 
 def engine_summary(available: bool, reasons: Sequence[Requirement]) -> str:
-    """One line for an engine: "ready", or what it lacks, by kind ("9 weight files missing;
-    torch not installed"): files and packages counted, the machine's shortfall said as the
-    check says it (there is one of each at most), in lower case after the semicolon."""
+    """One line for an engine: "ready", or what it lacks, by kind ("needs a CUDA GPU; 9 weight
+    files missing"): the machine's shortfall first, said as the check says it, then files and
+    packages counted, then the rest, in lower case after the semicolon."""
     if available:
         return "ready"
-    parts: list[str] = []
+    # the machine's shortfall first: it decides whether the engine can run here at all ("needs a CUDA
+    # GPU" came after "12 weight files missing", which no copy of the weights would cure)
+    machine = (RequirementKind.DEVICE, RequirementKind.MEMORY)
+    parts = [r.message.rstrip(".") for r in reasons if r.kind in machine]
     files = [r for r in reasons if r.kind is RequirementKind.FILE]
     if files:
         parts.append(_count(len(files), "weight file", "weight files") + " missing or unreadable")
     packages = [r for r in reasons if r.kind is RequirementKind.PACKAGE]
     if packages:
         parts.append(_count(len(packages), "package", "packages") + " missing")
-    parts += [r.message.rstrip(".") for r in reasons if r.kind not in (RequirementKind.FILE, RequirementKind.PACKAGE)]
+    parts += [r.message.rstrip(".") for r in reasons
+              if r.kind not in (*machine, RequirementKind.FILE, RequirementKind.PACKAGE)]
     return "; ".join([*parts[:1], *(_after_semicolon(part) for part in parts[1:])]) or "cannot run"
 
 

@@ -383,7 +383,9 @@ class WelcomePage(QWidget):
         lines = ["Put an engine's weights (<code>.safetensors</code> files) in a folder named after the engine "
                  "(<code>mini/</code>, say) in one of these checkpoints folders, searched in this order:"]
         lines += [f"&nbsp;&nbsp;<code>{html.escape(d)}/</code>" for d in dirs]
-        lines.append("The sketch engine needs no weights.")
+        lines.append("The sketch engine needs no weights. The released AnimeGamer and CustomX files (PyTorch "
+                     "<code>.bin</code> and <code>.pt</code> files) must be converted first: <code>kamishibai "
+                     "checkpoints convert</code> (or <code>convert-customx</code>) writes their safetensors there.")
         if self.content.hf_cache is not None:
             lines.append("Hugging Face models you already downloaded are used from your Hugging Face cache, "
                          f"offline: <code>{html.escape(home_relative(self.content.hf_cache))}</code>")

@@ -6,6 +6,7 @@ offered such an engine and its first turn failed with "Error while deserializing
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -110,6 +111,10 @@ def _animegamer(checkpoints: Path, *characters: str) -> Path:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text("{}", encoding="utf-8")
+        if path.name == layout.MODEL_FILE:  # a conversion record holds the model's dimensions
+            from studio.engines.animegamer.sizes import TINY
+
+            path.write_text(json.dumps({"size": TINY.to_json()}), encoding="utf-8")
     return folder
 
 

@@ -47,7 +47,7 @@ def test_each_engine_is_one_line_with_its_reasons_behind_details(qtbot, tmp_path
     page.show()
     qtbot.waitExposed(page)
     shown = _shown_text(page)
-    assert "heavy · 19 weight files missing or unreadable; the heavy engine needs a CUDA GPU" in shown
+    assert "heavy · The heavy engine needs a CUDA GPU; 19 weight files missing or unreadable" in shown
     assert "sketch · ready" in shown
     assert "part-00.safetensors" not in shown and HINT not in shown
     heavy, sketch = page.engine_rows

@@ -24,8 +24,10 @@ def test_no_project_open_asks_for_one_not_unavailable(make_window) -> None:  # t
 def test_reasons_after_a_semicolon_start_in_lower_case_but_names_keep_theirs() -> None:
     files = [Requirement(RequirementKind.FILE, f"Missing part-{i}.safetensors", path=f"part-{i}") for i in range(12)]
     gpu = Requirement(RequirementKind.DEVICE, "The AnimeGamer engine needs a CUDA GPU.")
-    assert engine_summary(False, [*files, gpu]) == (
-        "12 weight files missing or unreadable; the AnimeGamer engine needs a CUDA GPU")
+    assert engine_summary(False, [*files, gpu]) == (  # the machine's shortfall first
+        "The AnimeGamer engine needs a CUDA GPU; 12 weight files missing or unreadable")
     named = Requirement(RequirementKind.MEMORY, "CUDA device cuda:0 has 3.0 GB free.")
-    assert engine_summary(False, [*files, named]).endswith("; CUDA device cuda:0 has 3.0 GB free")
+    assert engine_summary(False, [named, gpu]) == ("CUDA device cuda:0 has 3.0 GB free; the AnimeGamer engine "
+                                                   "needs a CUDA GPU")
+    assert engine_summary(False, [gpu, named]).endswith("; CUDA device cuda:0 has 3.0 GB free")
     assert engine_summary(False, [gpu]) == "The AnimeGamer engine needs a CUDA GPU"

@@ -38,6 +38,7 @@ from studio.engines.info import (
 from studio.engines.requirements import (
     Requirement,
     RequirementKind,
+    beside_note,
     check_packages,
     damaged_file,
 )
@@ -176,7 +177,8 @@ def check_files(folder: Path) -> list[Requirement]:
             path = folder / item.path
             if not path.is_file():
                 size = f" (about {item.approx_bytes / layout.GB:.1f} GB)" if item.approx_bytes else ""
-                found.append(Requirement(RequirementKind.FILE, f"Missing {path}{size} — {item.description}.",
+                found.append(Requirement(RequirementKind.FILE,
+                                         f"Missing {path}{size} — {item.description}{beside_note(path)}.",
                                          hint="Convert the released weights: kamishibai checkpoints convert "
                                               f"PATH/TO/AnimeGamer/checkpoints --checkpoints {into} (see "
                                               "kamishibai checkpoints doctor).",

@@ -16,6 +16,7 @@ from studio.core.digest import file_sha256
 from studio.engines.catalog import sketch as sketch_catalog
 from studio.engines.catalog.reasons import folder_reason, hardest_first
 from studio.engines.config import EngineConfig
+from studio.engines.file_kinds import foreign_kind
 from studio.engines.info import (
     MIB,
     CheckpointFile,
@@ -33,6 +34,7 @@ from studio.engines.requirements import (
     check_devices,
     check_files,
     check_packages,
+    not_safetensors,
 )
 from studio.engines.settings import EngineSettings, Preset, setting
 
@@ -147,6 +149,28 @@ def check(config: EngineConfig) -> list[Requirement]:
     return hardest_first(unmet)
 
 
+def restore_hint(folder: Path, what: str = "the file", *, together: bool = False) -> str:
+    """How to repair mini weights in ``folder``, naming the app's own copy: "Restore … from the
+    repository" was said for any folder, and for installed copies, which have no repository.
+    ``what``: the file or files to put back; ``together``: config.json and the weights must come
+    from one model."""
+    from studio.engines.checkpoints_folder import app_checkpoints
+    from studio.shipped import source_checkout
+
+    app = app_checkpoints() / NAME
+    both = " (config.json and the weights together)" if together else ""
+    try:
+        own = folder.resolve() == app.resolve()
+    except OSError:
+        own = False
+    if not own:
+        return f"Copy {what} from the app's own mini weights in {app}{both}, or leave the checkpoints folder " \
+               "empty to use that copy."
+    if source_checkout() is not None:
+        return f"Restore {what} from the repository: git restore {app.relative_to(app.parents[1])}{both}."
+    return f"Reinstall the studio: {what} in its own copy of the mini weights ({app}) is damaged."
+
+
 def _check_model(base: Path) -> list[Requirement]:
     """config.json's model section as the engine reads it (field names, types, sizes): a
     hand-edited value is reported here, before a turn loads it (pure Python: no torch)."""
@@ -162,8 +186,7 @@ def _check_model(base: Path) -> list[Requirement]:
         check_limits(config)
     except (OSError, UnicodeDecodeError, AttributeError, TypeError, ValueError) as error:
         return [Requirement(RequirementKind.CONFIG, f"{path} has a bad model config: {error}.",
-                            hint="Restore checkpoints/mini/ from the repository (config.json and the weights "
-                                 "together).", path=str(path))]
+                            hint=restore_hint(base, "config.json", together=True), path=str(path))]
     return []
 
 
@@ -190,8 +213,7 @@ def _check_depths(base: Path) -> list[Requirement]:
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{base / name} holds {held} layers, but {base / 'config.json'} describes "
                 f"{wanted} ({section}.layers): the weights and the config are from different models.",
-                hint="Restore checkpoints/mini/ from the repository (config.json and the weights together).",
-                path=str(base / name)))
+                hint=restore_hint(base, "the folder's files", together=True), path=str(base / name)))
     return unmet
 
 
@@ -303,19 +325,20 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
         files = json.loads(manifest_path.read_text(encoding="utf-8")).get("files", {})
     except (OSError, ValueError, AttributeError):
         return [Requirement(RequirementKind.FILE, f"{manifest_path} can't be read.",
-                            hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path))]
+                            hint=restore_hint(base, "config.json"), path=str(manifest_path))]
     if not isinstance(files, dict):
         return [Requirement(RequirementKind.FILE, f"{manifest_path}: its 'files' entry should map each file name to "
                             f"its size and SHA-256, not {type(files).__name__}.",
-                            hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path))]
+                            hint=restore_hint(base, "config.json"), path=str(manifest_path))]
     unmet = []
     manifest_format = _manifest_format(manifest_path)
     if manifest_format != MANIFEST_FORMAT:  # the engine refuses to load any other (weights.read_manifest)
         unmet.append(Requirement(
-            RequirementKind.FILE, f"{manifest_path} is not a mini checkpoint config: its format is "
-            f"{manifest_format!r}, not {MANIFEST_FORMAT!r}.",
-            hint="Restore checkpoints/mini/ from the repository (config.json and the weights together).",
-            path=str(manifest_path)))
+            RequirementKind.FILE, f"{manifest_path} is not a mini checkpoint's config.json: "
+            + (f"its \"format\" entry reads {json.dumps(manifest_format)}, where a mini checkpoint's reads "
+               f"\"{MANIFEST_FORMAT}\"." if manifest_format is not None else
+               f"it has no \"format\" entry (a mini checkpoint's reads \"{MANIFEST_FORMAT}\")."),
+            hint=restore_hint(base, "config.json", together=True), path=str(manifest_path)))
     for item in checkpoints[1:]:
         path = base / item.path
         listed = files.get(item.path)
@@ -328,14 +351,13 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{manifest_path} {what}: the engine can't check the file, and refuses to "
                 "load it.",
-                hint="Restore checkpoints/mini/ from the repository (config.json and the weights together).",
-                path=str(manifest_path)))
+                hint=restore_hint(base, "config.json", together=True), path=str(manifest_path)))
             continue
         expected = listed.get("bytes")
         if isinstance(expected, bool) or not isinstance(expected, int):
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{manifest_path} lists {item.path} with a size of {expected!r}, not a number "
-                f"of bytes.", hint="Restore checkpoints/mini/ from the repository.", path=str(manifest_path)))
+                f"of bytes.", hint=restore_hint(base, "config.json"), path=str(manifest_path)))
             continue
         try:
             size = path.stat().st_size
@@ -343,17 +365,21 @@ def _check_manifest(base: Path, checkpoints: tuple[CheckpointFile, ...] = CHECKP
         except OSError as error:  # unreadable: its permissions (a copy made by another user), a failing disk
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{path} can't be read: {error.strerror or error}.",
-                hint="Make the file readable by the user who runs the studio, or restore checkpoints/mini/ "
-                     "from the repository.", path=str(path), expected_bytes=expected))
+                hint=f"Make the file readable by the user who runs the studio. Or: {restore_hint(base, item.path)}",
+                path=str(path), expected_bytes=expected))
             continue
-        if size != expected:
+        if size != expected and (kind := foreign_kind(path)) is not None:  # not "an incomplete copy"
+            unmet.append(Requirement(RequirementKind.FILE, not_safetensors(path, kind),
+                                     hint=restore_hint(base, item.path), path=str(path),
+                                     expected_bytes=expected))
+        elif size != expected:
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{path} is {size:,} bytes, expected {expected:,} (incomplete copy?).",
-                hint="Restore the file from the repository.", path=str(path), expected_bytes=expected))
+                hint=restore_hint(base, item.path), path=str(path), expected_bytes=expected))
         elif digest != listed["sha256"]:
             unmet.append(Requirement(
                 RequirementKind.FILE, f"{path} is corrupt: its SHA-256 does not match {manifest_path}.",
-                hint="Restore the file from the repository.", path=str(path), expected_bytes=expected))
+                hint=restore_hint(base, item.path), path=str(path), expected_bytes=expected))
     return unmet
 
 

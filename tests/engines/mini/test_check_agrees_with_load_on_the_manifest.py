@@ -50,8 +50,8 @@ CASES = {
     "decoder without sha256": (_no_digest("decoder.safetensors"),
                                "lists decoder.safetensors without its size in bytes and SHA-256"),
     "decoder_io listed as text": (_listed_as_text("decoder_io.safetensors"), "does not list decoder_io.safetensors"),
-    "another format": (_format("kamishibai-mini/2"), "its format is 'kamishibai-mini/2'"),
-    "no format": (_format(None), "its format is None"),
+    "another format": (_format("kamishibai-mini/2"), "its \"format\" entry reads \"kamishibai-mini/2\""),
+    "no format": (_format(None), "it has no \"format\" entry"),
 }
 
 
