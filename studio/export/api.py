@@ -189,7 +189,10 @@ def _write(branch: Branch, out: Path, fmt: ExportFormat, options: ExportOptions,
         from studio.export.video import export_video, overlay_note
 
         made = export_video(branch, plan, out, fmt, options, files, progress, cancelled)
-        cut = [*cut_cards_notes(made.size, options), cut_captions_note(branch, timeline, made.size, options),
+        from studio.export.compose import picture_box
+
+        boxes = [picture_box(made.size, info.size) for info in plan.infos]
+        cut = [*cut_cards_notes(made.size, options), cut_captions_note(branch, timeline, made.size, options, boxes),
                overlay_note(made.size, options)]
         return made.frames, made.duration, made.used_stream_copy, 0, cut
     if fmt == ExportFormat.SRT:

@@ -4,7 +4,7 @@ dissolves between turns, title and end cards, burned-in captions and the state o
 from __future__ import annotations
 
 import functools
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -81,11 +81,38 @@ def blend(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
     return ((a.astype(np.uint16) * (256 - weight) + b.astype(np.uint16) * weight) >> 8).astype(np.uint8)
 
 
+Box = tuple[int, int, int, int]
+"""A picture's place in the frame: x, y, width, height."""
+
+
+def picture_box(size: tuple[int, int], source: tuple[int, int]) -> Box:
+    """The part of a frame of ``size`` that the overlay and captions keep to, for a clip of
+    ``source`` size (scaled to fit and centred between black bars, as
+    :func:`~studio.storage.ffmpeg.decode_frames` letterboxes it): between the bars at its sides
+    (a 3:2 clip in a 16:9 frame), where a panel or a caption's band drawn across the edge looked
+    cut; the frame's whole height, as bars above and below (a landscape clip in a portrait
+    frame) leave the panel and the caption room to stand clear of the picture. The whole frame
+    for a clip of the frame's shape, or of no known size."""
+    width, height = size
+    source_w, source_h = source
+    if not source_w or not source_h or source_w * height >= source_h * width:  # no side bars
+        return 0, 0, width, height
+    shown_w = min(width, int(source_w * Fraction(height, source_h)))
+    return (width - shown_w) // 2, 0, shown_w, height
+
+
+def _placed(patch: Patch | None, box: Box) -> Patch | None:
+    return None if patch is None else Patch(patch.x + box[0], patch.y + box[1], patch.rgba)
+
+
 def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
-                  options: ExportOptions) -> tuple[np.ndarray, list[list[Patch]]]:
+                  options: ExportOptions, boxes: Sequence[Box] | None = None) -> tuple[np.ndarray, list[list[Patch]]]:
     """What is drawn over each output frame: an index per frame (-1: nothing) into a list
     of patch lists (the state overlay of the turn shown at that frame, and the caption shown
-    there, which may be a short turn's that runs on into the next turn's frames)."""
+    there, which may be a short turn's that runs on into the next turn's frames). ``boxes``:
+    each turn's picture in the frame (:func:`picture_box`); the overlay and the caption keep to
+    it, never drawn over the black bars of a clip letterboxed in a frame of another shape."""
+    boxes = list(boxes) if boxes is not None else [(0, 0, *size)] * len(branch.turns)
     total = timeline.total_frames
     turn_of = np.full(total, -1, dtype=np.int64)
     for span in timeline.turns:
@@ -94,7 +121,8 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
     captions = _burned_captions(branch, timeline, options)
     for number, (timed, _turns, _text) in enumerate(captions):
         caption_of[timed.start:timed.end] = number
-    overlays = [state_patch(size, turn.state, turn.character) if options.overlay else None for turn in branch.turns]
+    overlays = [_placed(state_patch(box[2:], turn.state, turn.character), box) if options.overlay else None
+                for turn, box in zip(branch.turns, boxes, strict=True)]
     owner = np.full(total, -1, dtype=np.int64)
     groups: list[list[Patch]] = []
     shown = (turn_of >= 0) | (caption_of >= 0)
@@ -110,9 +138,10 @@ def frame_patches(branch: Branch, timeline: Timeline, size: tuple[int, int],
         if caption_index >= 0:
             timed, _turns, text = captions[caption_index]
             turn = branch.turns[turn_index] if turn_index >= 0 else None
-            top = caption_top(size, options.overlay, bool(turn.character) if turn is not None else False)
-            caption = caption_patch(size, text, italic=timed.cue.kind is CueKind.NARRATION, top=top,
-                                    rtl=timed.cue.reads_rtl)
+            box = boxes[turn_index] if turn_index >= 0 else (0, 0, *size)
+            top = caption_top(box[2:], options.overlay, bool(turn.character) if turn is not None else False)
+            caption = _placed(caption_patch(box[2:], text, italic=timed.cue.kind is CueKind.NARRATION, top=top,
+                                            rtl=timed.cue.reads_rtl), box)
             if caption is not None:
                 patches.append(caption)
         slots.append(len(groups) if patches else -1)
@@ -138,26 +167,29 @@ def _burned_captions(branch: Branch, timeline: Timeline,
     return burned
 
 
-def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
+def cut_captions_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions,
+                      boxes: Sequence[Box] | None = None) -> str:
     """A note naming the turns whose burned caption had no room even in the smallest type
     (its last line ends in an ellipsis; the SRT keeps the whole text), and those whose caption,
     burned in or in the SRT beside the video, had more text than its time shows
     (:func:`studio.export.subtitles.shortened_captions_note`), or ''."""
     timed_note = shortened_captions_note(branch, timeline) if options.captions != CaptionMode.NONE else ""
-    room_note = _no_room_note(branch, timeline, size, options)
+    room_note = _no_room_note(branch, timeline, size, options, boxes)
     return "; ".join(note for note in (room_note, timed_note) if note)
 
 
-def _no_room_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions) -> str:
+def _no_room_note(branch: Branch, timeline: Timeline, size: tuple[int, int], options: ExportOptions,
+                  boxes: Sequence[Box] | None = None) -> str:
     """The note on burned captions cut for room (see :func:`cut_captions_note`), or '': which
     turns, how much of each caption the frame leaves out, and what shows all of it."""
     cut: dict[tuple[int, ...], CutText] = {}
     for timed, owners, text in _burned_captions(branch, timeline, options):
         over = [span.index for span in timeline.turns if span.shown_from < timed.end and timed.start < span.shown_to]
-        shown = [caption_layout(size, text, timed.cue.kind is CueKind.NARRATION,
-                                caption_top(size, options.overlay, bool(branch.turns[index].character)),
+        room = [boxes[index][2:] if boxes is not None else size for index in over]  # each turn's picture
+        shown = [caption_layout(within, text, timed.cue.kind is CueKind.NARRATION,
+                                caption_top(within, options.overlay, bool(branch.turns[index].character)),
                                 timed.cue.reads_rtl)
-                 for index in over]
+                 for index, within in zip(over, room, strict=True)]
         cut_short = [lines for _face, lines, short in shown if short]
         if not cut_short:
             continue
@@ -240,7 +272,7 @@ def cut_cards_notes(size: tuple[int, int], options: ExportOptions) -> list[str]:
 def episode_frames(branch: Branch, infos: list[StreamInfo], timeline: Timeline, size: tuple[int, int],
                    options: ExportOptions) -> Generator[np.ndarray, None, None]:
     """Every output frame in order (``timeline.total_frames`` of them)."""
-    owner, groups = frame_patches(branch, timeline, size, options)
+    owner, groups = frame_patches(branch, timeline, size, options, [picture_box(size, info.size) for info in infos])
 
     def decorate(frame: np.ndarray, index: int) -> np.ndarray:
         group = int(owner[index])

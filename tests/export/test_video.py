@@ -348,7 +348,8 @@ def test_every_format_writes_to_a_name_without_suffix(story: Fixture, tmp_path: 
                                                       options: ExportOptions, expected: str) -> None:
     out = tmp_path / "episode"
     result = export_branch(story.project, story.leaf, out, fmt=fmt, options=options)
-    assert result.paths == (out,)
+    # a timeline's media go in a folder beside it (test_qa42_otio_timeline_travels_with_its_media)
+    assert result.paths == ((out, tmp_path / "episode_media") if fmt == "otio" else (out,))
     assert _read_back(out, fmt) == expected
 
 
