@@ -22,12 +22,13 @@ from typing import Any
 
 from studio import __version__
 from studio.engines import devices
+from studio.engines.capabilities import DeviceKind
 from studio.engines.checkpoints_folder import copy_note
 from studio.engines.config import EngineConfig
 from studio.engines.devices import DeviceInfo, format_bytes
 from studio.engines.install_hints import ENGINES_INSTALL
 from studio.engines.registry import EngineRegistry
-from studio.engines.requirements import Requirement, RequirementKind, without_see_doctor
+from studio.engines.requirements import Requirement, without_see_doctor
 from studio.shipped import is_frozen
 
 MIN_PYTHON = (3, 11)
@@ -55,6 +56,8 @@ class EngineReport:
     license: str = ""
     copy: str = ""
     """Which copy of the weights it uses, when not the checkpoints folder's (the app's own mini)."""
+    runs_on_cpu: bool = True
+    """Whether the engine can run on the CPU (placed on a GPU that isn't there, it still could)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +215,7 @@ def engine_reports(registry: EngineRegistry, config: EngineConfig) -> tuple[Engi
         found.append(EngineReport(
             name=info.name, label=info.label, version=info.version, available=not reasons, reasons=reasons,
             folder=str(folder), files=tuple(str(folder / f.path) for f in info.checkpoints), license=info.license,
-            copy=copy_note(config, info.name),
+            copy=copy_note(config, info.name), runs_on_cpu=DeviceKind.CPU in info.capabilities.devices,
         ))
     return tuple(found)
 
@@ -242,7 +245,8 @@ def _by_hint(reasons: tuple[Requirement, ...]) -> list[tuple[str, list[str]]]:
 def _without_gpu(engines: tuple[EngineReport, ...]) -> str:
     """What having no CUDA device means here: which engines run on the CPU and which need a GPU
     (those refused for their device; "engines run on the CPU" misled where two of them can't)."""
-    need_gpu = [e.name for e in engines if any(r.kind is RequirementKind.DEVICE for r in e.reasons)]
+    # by what the engine runs on, not by its reasons: mini placed on a missing cuda:0 still runs on the CPU
+    need_gpu = [e.name for e in engines if not e.runs_on_cpu]
     on_cpu = [e.name for e in engines if e.name not in need_gpu]
     said = ["no CUDA device"]
     if on_cpu:

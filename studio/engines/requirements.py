@@ -227,6 +227,8 @@ def check_devices(config: EngineConfig, capabilities: EngineCapabilities, *, eng
         needs = capabilities.needs(stage)
         if not place.offload and needs.device_bytes:
             planned[gpus[index].device] = planned.get(gpus[index].device, 0) + needs.device_bytes
+    if gpus == [] and DeviceKind.CPU in capabilities.devices:
+        unmet = _no_gpu_for_a_cpu_engine(unmet, engine)
     for gpu in gpus or []:
         wanted = planned.get(gpu.device, 0)
         if wanted > gpu.free_bytes:
@@ -237,6 +239,23 @@ def check_devices(config: EngineConfig, capabilities: EngineCapabilities, *, eng
                                           "what else uses the GPU.",
                                      expected_bytes=wanted))
     return unmet
+
+
+def _no_gpu_for_a_cpu_engine(unmet: list[Requirement], engine: str) -> list[Requirement]:
+    """On a machine with no CUDA device, an engine that runs on the CPU too says so once, with
+    the device that works: each stage placed on the GPU was its own near-identical sentence
+    ("The mini engine's predict stage is placed on cuda:0, but …", and the same for decode)."""
+    absent = [reason for reason in unmet if reason.kind is RequirementKind.DEVICE
+              and reason.message.endswith("but this machine has no CUDA device.")]
+    if not absent:
+        return unmet
+    asked = sorted({reason.message.split(" is placed on ", 1)[1].split(",", 1)[0] for reason in absent})
+    were = "was" if len(asked) == 1 else "were"
+    said = Requirement(RequirementKind.DEVICE,
+                       f"No CUDA GPU here ({' and '.join(asked)} {were} asked for); the {engine} engine runs on the "
+                       "CPU with --device cpu.",
+                       hint="Choose cpu as the device in Settings, or give --device cpu.")
+    return [said, *(reason for reason in unmet if reason not in absent)]
 
 
 def nvidia_driver_visible() -> bool:

@@ -35,7 +35,8 @@ def test_without_a_gpu_the_advice_is_a_machine_with_one(monkeypatch: pytest.Monk
         assert len(said) == 1, said  # one cause, said once (not once per stage)
         assert "needs a CUDA GPU" in said[0]["message"], said
         assert said[0]["hint"] == f"Use it on a machine with an NVIDIA GPU of {memory}.", said
-    assert any("Choose another device" in r["hint"] for r in engines["mini"]), engines["mini"]  # it runs on the CPU
+    # it runs on the CPU, and says so
+    assert any("give --device cpu" in r["hint"] for r in engines["mini"]), engines["mini"]
 
     main(["doctor", "--device", device, "--checkpoints", str(tmp_path)])
     text = capsys.readouterr().out
