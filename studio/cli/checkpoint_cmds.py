@@ -157,6 +157,29 @@ def require_folder(option: str, value: str, hint: str) -> None:
     raise StudioError(f"{option} {value}: no such folder.", hint=hint)
 
 
+def _refuse_the_download_root(option: str, source: str, before: str = "") -> None:
+    """Refuse the folder above the release's checkpoints/ (the download's top folder, which holds
+    checkpoints/AnimeGamer/...), naming the subfolder to give: every released file was listed
+    missing under it, or "No AnimeGamer character found"."""
+    from pathlib import Path
+
+    from studio.core.errors import StudioError
+    from studio.engines.catalog import animegamer_layout as layout
+
+    folder = Path(source)
+    inner = Path(layout.RELEASE_DECODER_DIR).parts[0]  # AnimeGamer/
+    if (folder / inner).exists():
+        return
+    try:
+        found = sorted(child for child in folder.iterdir() if (child / inner).is_dir())
+    except OSError:
+        return
+    if found:
+        raise StudioError(f"{option} {printable(source)} holds the release's checkpoints folder, not the release's "
+                          f"files themselves ({inner}/ is in {printable(str(found[0]))}).",
+                          hint=f"{before}Give {shlex.quote(printable(str(found[0])))} instead.")
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -165,6 +188,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
     require_folder("SRC", args.source, "Nothing was written. Give the release's checkpoints/ folder (the one that "
                     "holds AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
+    _refuse_the_download_root("SRC", args.source, "Nothing was written. ")
     if args.tokenizer is not None:  # a file (tokenizer.model itself) was looked into as a folder
         require_folder("--tokenizer", args.tokenizer, "Nothing was written. Give the folder that holds "
                         "tokenizer.model (MLLM/VisualAR/animegamer_tokenizer of the code release).")
@@ -364,6 +388,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if args.source:
         require_folder("--source", args.source, "Give the release's checkpoints/ folder (the one that holds "
                         "AnimeGamer/, vae/ and Mistral-7B-Instruct-v0.1/).")
+        _refuse_the_download_root("--source", args.source)
     if args.checkpoints and not args.source:  # every file was listed missing under a folder that isn't there,
         # hiding the typo (with --source it is where the weights are to be converted to: it may not be there yet)
         require_folder("--checkpoints", args.checkpoints, CHECKPOINTS_FOLDER_HINT)

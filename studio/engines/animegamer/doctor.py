@@ -88,15 +88,17 @@ def _release_files(source: Path, folder: Path) -> list[ReleaseFile]:
     for character in layout.CHARACTERS:
         name = layout.DISPLAY[character]
         mllm = source / layout.RELEASE_MLLM.format(name=name)
-        release.append(ReleaseFile(f"{name}'s MLLM", mllm, mllm.is_file()))
+        release.append(ReleaseFile(f"{name}'s MLLM", mllm, mllm.is_file(), _torch_problem(mllm)))
         problem = latest_problem(source, character)
         if problem is not None:  # the converter would stop on it
             release.append(ReleaseFile(f"{name}'s decoder: {problem[1]}. {latest_hint()}", problem[0], False))
             continue
         decoder = layout.release_decoder_file(source, character)
         release.append(ReleaseFile(f"{name}'s decoder", decoder or source / layout.RELEASE_DECODER_DIR.format(
-            name=name) / "<step>" / layout.DEEPSPEED_FILE, decoder is not None))
-    release.append(ReleaseFile("the VAE", source / layout.RELEASE_VAE, (source / layout.RELEASE_VAE).is_file()))
+            name=name) / "<step>" / layout.DEEPSPEED_FILE, decoder is not None,
+            _torch_problem(decoder) if decoder is not None else None))
+    vae = source / layout.RELEASE_VAE
+    release.append(ReleaseFile("the VAE", vae, vae.is_file(), _torch_problem(vae)))
     release.extend(_base_files(source / layout.RELEASE_BASE_DIR))
     tokenizer = find_tokenizer(source)
     converted = all((folder / "tokenizer" / name).is_file() for name in layout.TOKENIZER_FILES)
@@ -105,6 +107,15 @@ def _release_files(source: Path, folder: Path) -> list[ReleaseFile]:
             "" if tokenizer or converted else "; give --tokenizer MLLM/VisualAR/animegamer_tokenizer to convert"),
         tokenizer or source / TOKENIZER_PLACES[0], tokenizer is not None or converted))
     return release
+
+
+def _torch_problem(path: Path) -> str | None:
+    """Why the released PyTorch file ``path`` won't convert, from its bytes only (a zip archive
+    cut short, a web page saved in its place); None when it looks whole or is not there. The
+    doctor called them "found" and recommended a conversion that then failed."""
+    from studio.engines.file_kinds import torch_archive_problem
+
+    return torch_archive_problem(path) if path.is_file() else None
 
 
 def _base_files(base: Path) -> list[ReleaseFile]:
