@@ -180,7 +180,33 @@ class EnginePicker(QWidget):
             loaded = "open a project to generate"
         current = self.current_engine()
         if current in self.unavailable:
-            loaded = f"{current} can't run here"
+            runnable = self.runnable_engines()
+            loaded = f"{current} can't run here" + (f": choose {_either(runnable)}" if runnable else "")
         self.status.setText(" · ".join(p for p in (device, loaded) if p))
+        self.status.setToolTip(self.unusable_message())
         if self.compact:
             self.setToolTip(self.status.text())
+
+    def runnable_engines(self) -> list[str]:
+        """The engines listed that can run here (checked, with no reason against them)."""
+        names = [str(self.combo.itemData(index)) for index in range(self.combo.count())]
+        return [name for name in names if name in self._reasons and name not in self.unavailable]
+
+    def unusable_message(self) -> str:
+        """What to do when the chosen engine (a saved one, from another machine) can't run here, in
+        the window's words: why, and the engines that can run; "" when it can. The window opened
+        with it chosen and greyed, without a word, and a re-roll then said only the command line's
+        advice."""
+        current = self.current_engine()
+        reasons = self.unavailable.get(current)
+        if not reasons:
+            return ""
+        runnable = self.runnable_engines()
+        choose = (f" Choose {_either(runnable)} in the Engine list to generate here." if runnable else
+                  " No engine can run here: File › Settings › Checkpoints folder and Device say where the weights "
+                  "and the GPU are looked for.")
+        return f"The {current} engine can't run here: {reasons[0]}{choose}"
+
+
+def _either(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
