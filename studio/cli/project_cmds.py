@@ -401,13 +401,17 @@ def _print_text_tree(tree: StoryTree) -> None:
 
 
 def _stale_flag(tree: StoryTree, take: Take) -> str:
-    """`` (stale)`` for a chosen take out of date, saying the start it was made from where the
-    turn now starts elsewhere (the start changed, or a turn above)."""
+    """`` (stale: why)`` for a chosen take out of date (its instruction was edited, an earlier
+    turn changed, the start state changed), with the start it was made from where the turn now
+    starts elsewhere."""
+    from studio.core.stale_reasons import stale_words
+
     if not take.stale:
         return ""
+    why = stale_words(tree, take)
     if take.start_state is None or take.start_state == tree.state_before(take.node_id):
-        return " (stale)"
-    return f" (stale: made from {_stats_tag(take.start_state)[1:-1]})"
+        return f" (stale: {why})"
+    return f" (stale: {why}; made from {_stats_tag(take.start_state)[1:-1]})"
 
 
 def cmd_info(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from studio.cli.common import (
 )
 from studio.core.errors import StudioError
 from studio.core.model import Take
+from studio.core.stale_reasons import stale_reasons, stale_words
 from studio.core.state import STAT_NAMES, STAT_WORDS, CharacterState, StateScope
 from studio.core.story import MAX_DURATION_S, StoryFields
 from studio.core.text import first_few, unix_line_breaks
@@ -132,6 +133,11 @@ def story_dict(tree: StoryTree, node_id: str) -> dict[str, Any]:
         "shot_notes": story.shot_notes,
         "notes": node.notes,  # the author's own notes (`kamishibai note`), never exported
     }
+    if not node.is_root:
+        chosen = tree.selected_take(node_id)
+        shown["chosen_take"] = None if chosen is None else {
+            "id": chosen.id, "stale": chosen.stale,
+            "stale_reasons": [reason.value for reason in stale_reasons(tree, chosen)]}
     if node.is_root:
         everyone, own = _start_states(tree)
         shown["start_states"] = {"everyone": everyone.as_dict(),
@@ -184,6 +190,10 @@ def _print_story(tree: StoryTree, node_id: str, path: str) -> None:
     notes = tree.node(node_id).notes
     if notes.strip():  # the author's own, never exported: `kamishibai note` sets them
         print(f"  notes: {printable(notes)}")
+    chosen = tree.selected_take(node_id)
+    if chosen is not None and chosen.stale:
+        print(f"  chosen take {chosen.id} is out of date: {stale_words(tree, chosen)} "
+              f"(kamishibai reroll {shell_path(path)} {node_id} makes it again)")
 
 
 def cmd_say(args: argparse.Namespace) -> int:

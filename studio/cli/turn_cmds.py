@@ -120,6 +120,7 @@ def _stats(state: CharacterState) -> str:
 
 def cmd_takes(args: argparse.Namespace) -> int:
     from studio.cli.common import take_start
+    from studio.core.stale_reasons import stale_reasons, stale_words
 
     with open_for_reading(args.path) as project:
         tree = project.tree
@@ -135,7 +136,9 @@ def cmd_takes(args: argparse.Namespace) -> int:
                         "start": now.as_dict(), "selected_take": node.selected_take_id,
                         "takes": [{"number": number, "id": take.id, "status": take.status.value,
                                    "engine": take.engine, "seed": take.seed, "chosen": take.id == node.selected_take_id,
-                                   "stale": take.stale, "start_state": take_start(take),
+                                   "stale": take.stale,
+                                   "stale_reasons": [reason.value for reason in stale_reasons(tree, take)],
+                                   "instruction": take.instruction_raw or None, "start_state": take_start(take),
                                    "started_elsewhere": take.start_state is not None and take.start_state != now,
                                    "created_at": take.created_at}
                                   for number, take in enumerate(takes, start=1)]})
@@ -147,9 +150,11 @@ def cmd_takes(args: argparse.Namespace) -> int:
             print("  no takes yet")
         for number, take in enumerate(takes, start=1):
             marks = [word for word, there in (("chosen", take.id == node.selected_take_id),
-                                              ("out of date", take.stale)) if there]
+                                              (f"out of date: {stale_words(tree, take)}", take.stale)) if there]
             print(f"  take {number}  {take.id}  {take.status.value}  {printable(take.engine)} seed {take.seed}"
                   + (f"  ({', '.join(marks)})" if marks else ""))
+            if take.stale and take.instruction_raw and take.instruction_raw != node.instruction.raw:
+                print(f"    made for: {printable(take.instruction_raw)}")
             if take.start_state is None:
                 print("    made from: not recorded (made before the studio kept it)")
                 continue
