@@ -269,6 +269,8 @@ class MainWindow(QMainWindow):
             menu = bar.addMenu(f"&{group}")
             menu.setToolTipsVisible(True)  # an item that is off says why (the actions' tooltips)
             self.menus[group] = menu
+            if group == "Edit":  # the history as the writer has it now: a re-roll's takes land one by one
+                menu.aboutToShow.connect(self._update_history_actions)
             for action in actions:
                 menu.addAction(action)
                 if action is self.actions_.export and group == "File":
