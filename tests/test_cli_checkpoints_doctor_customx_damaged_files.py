@@ -27,8 +27,12 @@ def _converted(checkpoints: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix == ".safetensors":
             save_file({"weight": np.zeros((4, 8), dtype=np.float16)}, str(path))
-        else:
-            path.write_text("{}", encoding="utf-8")
+        elif item.path == catalog.MODEL_FILE:  # the converter's record: the model's sizes
+            from studio.engines.customx.sizes import TINY
+
+            path.write_text(json.dumps({"size": TINY.to_json()}), encoding="utf-8")
+        else:  # a tokenizer.json holds a tokenizer model
+            path.write_text('{"model": {"type": "BPE"}}', encoding="utf-8")
     return folder
 
 

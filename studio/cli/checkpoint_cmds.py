@@ -299,6 +299,7 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
     exit status 1 unless every file is there and whole. QA: it checked only that the files
     were there, and said "ok" (exit 0) for a transformer cut short by an interrupted copy."""
     from studio.engines.catalog import customx as catalog
+    from studio.engines.file_kinds import torch_file_beside
     from studio.engines.requirements import damaged_file
 
     release = _customx_release(args.source, args.checkpoints) if args.source else None  # a bad --source first
@@ -316,10 +317,13 @@ def cmd_doctor_customx(args: argparse.Namespace) -> int:
         path = folder / item.path
         present = path.is_file()
         damage = damaged_file(path) if present else None
-        problem = damage.message if damage is not None else None
+        problem = damage.message if damage is not None else (
+            catalog.content_problem(folder, item.path) if present else None)
         if problem:
             damaged[str(path)] = problem
-        size = f"{path.stat().st_size / 1e9:.2f} GB" + (", damaged" if problem else "") if present else "missing"
+        size = f"{path.stat().st_size / 1e9:.2f} GB" + (", damaged" if problem else "") if present else \
+            "missing" + (f"; found {beside.name} beside it: a PyTorch file, convert it first"
+                          if (beside := torch_file_beside(path)) is not None else "")
         rows.append({"path": str(path), "present": present, "bytes": path.stat().st_size if present else 0,
                      "description": item.description})
         if not args.json:

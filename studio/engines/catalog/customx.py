@@ -23,8 +23,10 @@ Our layout under ``<checkpoints>/customx/`` (safetensors only, written by the co
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from functools import partial
+from pathlib import Path
 
 from studio.engines.acceleration import ATTENTION_KERNELS
 from studio.engines.catalog.reasons import check_cuda_only, folder_reason, hardest_first
@@ -40,7 +42,7 @@ from studio.engines.info import (
     Stage,
     StageNeeds,
 )
-from studio.engines.requirements import Requirement, check_files, check_packages
+from studio.engines.requirements import Requirement, RequirementKind, check_files, check_packages
 from studio.engines.settings import EngineSettings, Preset, setting
 
 NAME = "customx"
@@ -151,12 +153,42 @@ FILES = (
 )
 
 
+def content_problem(folder: Path, name: str) -> str | None:
+    """Why a JSON file of ours that reads as an object still isn't the one the engine loads: a
+    model.json without the sizes the converter writes ({"model_type": "llama"}), a tokenizer.json
+    without a tokenizer ({}). None when it is, or when it is missing or no JSON object (the file
+    checks say so). Both were listed "ok", and the load failed later."""
+    path = folder / name
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    if name == MODEL_FILE:
+        from studio.engines.customx.sizes import ModelSize  # light: no torch
+
+        try:
+            ModelSize.from_json(data.get("size"))
+        except ValueError as error:
+            return f"{path} is not a CustomX conversion record: {error}."
+    elif name in (TOKENIZER_FILE, TOKENIZER_2_FILE) and "model" not in data:
+        return (f"{path} is not a tokenizer: it has no \"model\" entry, which every tokenizer.json of the "
+                "tokenizers library holds.")
+    return None
+
+
 def _check(config: EngineConfig, info: EngineInfo) -> list[Requirement]:
     folder = config.engine_folder(NAME)
     hint = ("Convert the released weights: kamishibai checkpoints convert-customx ... (its --help names each "
             "released file).")
     moved = folder_reason(folder, "CustomX")
     files = [moved] if moved else [replace(r, hint=hint) for r in check_files(folder, info.checkpoints, engine=NAME)]
+    if not moved:
+        named = {reason.path for reason in files}
+        files += [Requirement(RequirementKind.FILE, problem, hint=hint, path=str(folder / item.path))
+                  for item in info.checkpoints if str(folder / item.path) not in named
+                  and (problem := content_problem(folder, item.path)) is not None]
     unmet = [*check_packages(PACKAGES, engine=NAME), *files]
     unmet.extend(check_cuda_only(config, info.capabilities, engine=NAME, label="CustomX",
                                  gpu_hint="Use it on a machine with an NVIDIA GPU of 80 GB."))
