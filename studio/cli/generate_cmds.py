@@ -899,9 +899,14 @@ def _continued_engine(service: GenerationService, tree: StoryTree, parent: str, 
     if engine is None:
         unmet = service.unrunnable_engines([take.engine]).get(take.engine)
         if unmet:
+            others = [name for name in service.registry.names()
+                      if name not in (take.engine, service.default_engine)]
+            runnable = [name for name in others if not service.unrunnable_engines([name]).get(name)]
+            also = (f" ({', '.join(runnable)} also {'runs' if len(runnable) == 1 else 'run'} here: "
+                    f"--engine {runnable[0]})" if runnable else "")
             print(f"kamishibai: note: the turn continued was made with the {printable(take.engine)} engine, which "
                   f"can't run here ({printable(unmet[0].message)}); the new turn is made with "
-                  f"{service.default_engine}. Give --engine NAME to choose another.", file=sys.stderr)
+                  f"{service.default_engine}{also}. Give --engine NAME to choose another.", file=sys.stderr)
             return engine, settings
         engine = take.engine
     if engine == take.engine:
