@@ -215,6 +215,13 @@ class AnimeGamerEngine:
                 progress(Progress(5, LOAD_STEPS, "VAE"))
         except WeightsError as error:
             self.unload()
+            if " has shape " in str(error):  # the sizes model.json gives are not the weights': blame model.json
+                record = self.folder / character / layout.MODEL_FILE
+                raise EngineLoadError(
+                    f"{record} does not describe these weights: {error}",
+                    hint=f"{record} was edited or comes from another conversion: restore it, or convert "
+                         f"{layout.DISPLAY[character]} again (kamishibai checkpoints convert … --character "
+                         f"{character}), which writes it with the weights.") from None
             raise EngineLoadError(str(error), hint="Convert the weights again (kamishibai checkpoints convert).") \
                 from None
         except BaseException:
