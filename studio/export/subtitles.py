@@ -969,7 +969,11 @@ def subtitle_lines(cue: Cue, context: str = "") -> list[str]:
             mark = RLM if rtl else LRM
             broken = [line if line.startswith(mark) else mark + line for line in broken]
         lines.extend(broken)
-    return lines
+    # a line that ends where two joined lines meet keeps no "/": the line break parts them
+    # ("Qiqi walks step 12." / "Qiqi: Line number 12, hello.", not "Qiqi walks step 12. /")
+    separator = MERGED_SEPARATOR.rstrip()
+    return [line.removesuffix(separator) if line.endswith(separator) and at < len(lines) - 1 else line
+            for at, line in enumerate(lines)]
 
 
 def srt_cue_text(cue: Cue, context: str = "") -> str:

@@ -115,7 +115,7 @@ def test_a_name_never_ends_a_line(tmp_path: Path) -> None:
         story.project.apply(AddDialogueLine(story.leaf, "Qiqi", "Hi there!"))
         story.project.apply(AddDialogueLine(story.leaf, "Yuzu", "Hello, how are you today?"))
         [(_, _, text)] = _srt(story, tmp_path / "two.srt")
-        assert text.splitlines() == ["Qiqi: Hi there! /", "Yuzu: Hello, how are you today?"], text
+        assert text.splitlines() == ["Qiqi: Hi there!", "Yuzu: Hello, how are you today?"], text
     finally:
         story.project.close()
 

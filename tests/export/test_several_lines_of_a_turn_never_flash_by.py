@@ -85,7 +85,10 @@ def test_otio_markers_show_what_the_srt_shows_when_it_does(story: Fixture, tmp_p
                for m in timeline.tracks[0].markers]
     assert [t for start, end, _ in markers for t in (start, end)] == pytest.approx(
         [t for start, end, _ in entries for t in (start, end)], abs=1e-3)
-    assert [" ".join(name.split()) for _, _, name in markers] == [" ".join(text.split()) for _, _, text in entries]
+    # the same words; a subtitle's line that ends where two joined lines meet drops the "/"
+    # (its line break parts them), which a marker's one-line name keeps
+    assert [[word for word in name.split() if word != "/"] for _, _, name in markers] == [
+        [word for word in text.split() if word != "/"] for _, _, text in entries]
 
 
 def test_burned_captions_change_where_the_srt_does_and_stay_up_the_minimum(story: Fixture, tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def test_a_run_of_very_short_turns_shares_one_readable_caption(tmp_path: Path) -
     # one subtitle shows the start of each, in order, for the whole second
     assert len(entries) == 1, entries
     assert all(len(text.splitlines()) <= 2 for _, _, text in entries), entries
-    parts = " ".join(entries[0][2].split()).split(" / ")
+    parts = [part for line in entries[0][2].splitlines() for part in line.split(" / ")]  # a line ends a part
     assert len(parts) == 4 and all(part.endswith("\u2026") for part in parts), parts
     assert all(SENTENCE.format(n).startswith(part.removesuffix("\u2026")) for n, part in enumerate(parts, 1)), parts
     _assert_in_order(entries)

@@ -160,7 +160,8 @@ def test_more_lines_than_a_turn_has_time_for_share_one_subtitle_in_order(story: 
     (start, end, text), *others = entries
     assert (start, end) == pytest.approx((0, story.frames[0] / FPS)), entries
     assert len(text.splitlines()) <= 2
-    parts = " ".join(text.split()).split(" / ")
+    # the lines joined apart by " / " where one ends without its slash (the line break parts them)
+    parts = [part for line in text.splitlines() for part in " ".join(line.split()).split(" / ")]
     assert 1 < len(parts) <= len(lines) and parts[-1].endswith("\u2026"), parts
     for k, part in enumerate(parts):  # the lines' starts, in order, each with its speaker
         speaker, said = part.split(": ", 1)
