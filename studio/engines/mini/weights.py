@@ -61,6 +61,22 @@ MAX_FILE_BYTES = 16_000_000
 INT8_SCALE = ".int8_row_scale"
 """The suffix of an int8 matrix's per-row scales (its float value is int8 x scale)."""
 RESTORE = "Restore checkpoints/mini/ from the repository (config.json and the weights together)."
+"""The repair advice where the folder is not known; :func:`_restore_all` names the app's own copy."""
+
+
+def _restore(path: Path) -> str:
+    """How to repair the mini weights file ``path``: from the app's own copy (see
+    :func:`studio.engines.catalog.mini.restore_hint`)."""
+    from studio.engines.catalog.mini import restore_hint
+
+    return restore_hint(path.parent, path.name)
+
+
+def _restore_all(folder: Path) -> str:
+    """How to repair the mini weights folder ``folder`` (config.json and the weights together)."""
+    from studio.engines.catalog.mini import restore_hint
+
+    return restore_hint(folder, "config.json and the weights", together=False)
 """What to do about a damaged or mismatched checkpoint folder."""
 INT8_MIN_ELEMENTS = 1024
 """Only linear layers' weight matrices this large or larger become int8; biases, norms and
@@ -117,7 +133,7 @@ def dequantize_int8(state: Mapping[str, torch.Tensor], path: Path) -> dict[str, 
         if name.endswith(INT8_SCALE):
             if name[:-len(INT8_SCALE)] not in state:
                 raise EngineLoadError(f"{path} holds row scales for a missing tensor {name[:-len(INT8_SCALE)]}.",
-                                      hint="Restore the file from the repository.")
+                                      hint=_restore(path))
             continue
         if value.dtype != torch.int8:
             out[name] = value
@@ -125,7 +141,7 @@ def dequantize_int8(state: Mapping[str, torch.Tensor], path: Path) -> dict[str, 
         scale = scales.get(name)
         if scale is None or value.ndim < 2 or tuple(scale.shape) != (value.shape[0],):
             raise EngineLoadError(f"{path}: the int8 tensor {name} has no matching row scales.",
-                                  hint="Restore the file from the repository.")
+                                  hint=_restore(path))
         out[name] = value.float() * scale.float().reshape(-1, *([1] * (value.ndim - 1)))
     return out
 
@@ -205,16 +221,17 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     path = folder / CONFIG
     if not path.is_file():
         raise EngineLoadError(f"Missing {path}: the mini engine's config and file list.",
-                              hint="Restore checkpoints/mini/ from the repository or train it again.")
+                              hint=f"{_restore_all(folder)} Or train the model again.")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise EngineLoadError(f"{path} can't be read: {error}.", hint=RESTORE) from None
+        raise EngineLoadError(f"{path} can't be read: {error}.", hint=_restore_all(folder)) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise EngineLoadError(f"{path} is not a mini checkpoint config (format {FORMAT}).", hint=RESTORE)
+        raise EngineLoadError(f"{path} is not a mini checkpoint's config.json (its \"format\" entry does not read "
+                              f"\"{FORMAT}\").", hint=_restore_all(folder))
     if not isinstance(manifest.get("files", {}), dict):
         raise EngineLoadError(f"{path}: its 'files' entry should map each file name to its size and SHA-256, "
-                              f"not {type(manifest['files']).__name__}.", hint=RESTORE)
+                              f"not {type(manifest['files']).__name__}.", hint=_restore_all(folder))
     return manifest
 
 
@@ -227,7 +244,8 @@ def model_config(manifest: Mapping[str, Any], folder: Path) -> ModelConfig:
         check_values(config, "model.")
         check_limits(config)
     except (KeyError, TypeError, ValueError) as error:
-        raise EngineLoadError(f"{folder / CONFIG} has a bad model config: {error}.", hint=RESTORE) from None
+        raise EngineLoadError(f"{folder / CONFIG} has a bad model config: {error}.",
+                              hint=_restore_all(folder)) from None
     return config
 
 
@@ -237,26 +255,27 @@ def verify_file(folder: Path, name: str, manifest: Mapping[str, Any], *, digest:
     files = manifest.get("files", {})
     expected = files.get(name) if isinstance(files, Mapping) else None
     if not path.is_file():
-        raise EngineLoadError(f"Missing {path}.", hint="Restore checkpoints/mini/ from the repository.")
+        raise EngineLoadError(f"Missing {path}.", hint=_restore(path))
     if not isinstance(expected, dict):
-        raise EngineLoadError(f"{path} is not listed in {folder / CONFIG}.", hint=RESTORE)
+        raise EngineLoadError(f"{path} is not listed in {folder / CONFIG}.", hint=_restore_all(folder))
     listed = expected.get("bytes")
     unlisted_digest = digest and not isinstance(expected.get("sha256"), str)
     if isinstance(listed, bool) or not isinstance(listed, int) or unlisted_digest:
-        raise EngineLoadError(f"{folder / CONFIG} lists {name} without its size in bytes and SHA-256.", hint=RESTORE)
+        raise EngineLoadError(f"{folder / CONFIG} lists {name} without its size in bytes and SHA-256.",
+                              hint=_restore_all(folder))
     try:
         size = path.stat().st_size
         found = sha256(path) if digest and size == listed else None
     except OSError as error:  # unreadable: its permissions (a copy made by another user), a failing disk
         raise EngineLoadError(f"{path} can't be read: {error.strerror or error}.",
-                              hint="Make the file readable by the user who runs the studio, or restore "
-                                   "checkpoints/mini/ from the repository.") from None
+                              hint=f"Make the file readable by the user who runs the studio. Or: "
+                                   f"{_restore(path)}") from None
     if size != listed:
         raise EngineLoadError(f"{path} is {size:,} bytes, expected {listed:,} (incomplete copy?).",
-                              hint="Restore the file from the repository.")
+                              hint=_restore(path))
     if digest and found != expected.get("sha256"):
         raise EngineLoadError(f"{path} is corrupt: its SHA-256 does not match {folder / CONFIG}.",
-                              hint="Restore the file from the repository.")
+                              hint=_restore(path))
     return path
 
 
@@ -269,7 +288,7 @@ def load_tensors(path: Path) -> dict[str, torch.Tensor]:
         state = load_file(str(path))
     except (SafetensorError, OSError, ValueError) as error:
         raise EngineLoadError(f"{path} is not a readable safetensors file: {error}.",
-                              hint="Restore the file from the repository.") from None
+                              hint=_restore(path)) from None
     state = dequantize_int8(state, path)
     check_finite(state, path)
     return state
@@ -284,7 +303,7 @@ def check_finite(state: Mapping[str, torch.Tensor], path: Path) -> None:
         raise EngineLoadError(f"{path} holds weights that are not numbers (NaN or infinite) in {len(bad)} "
                               f"tensor{'s' if len(bad) != 1 else ''} ({first_few(bad, limit=3)}): the file is "
                               "damaged, or was exported from a training run that failed.",
-                              hint="Restore the file from the repository.")
+                              hint=_restore(path))
 
 
 def check_kinds(expected: Mapping[str, torch.dtype], state: Mapping[str, torch.Tensor], path: Path) -> None:
@@ -297,7 +316,7 @@ def check_kinds(expected: Mapping[str, torch.dtype], state: Mapping[str, torch.T
         raise EngineLoadError(f"{path} holds {len(wrong)} tensor{'s' if len(wrong) != 1 else ''} that "
                               f"{'are' if len(wrong) != 1 else 'is'} not floating-point where the model has "
                               f"floating-point weights ({first_few(wrong, limit=3)}): it was not written by "
-                              "the mini model's export.", hint="Restore the file from the repository.")
+                              "the mini model's export.", hint=_restore(path))
 
 
 def load_float_into(module: nn.Module, path: Path) -> None:
@@ -315,8 +334,8 @@ def load_into(module: nn.Module, state: Mapping[str, torch.Tensor], path: Path) 
         details = state_mismatch({k: tuple(v.shape) for k, v in module.state_dict().items()},
                                  {k: tuple(v.shape) for k, v in state.items()})
         raise EngineLoadError(f"{path} does not fit the model in its config.json: {details or 'the weights differ'}.",
-                              hint="Keep the config.json that came with these weights (or restore checkpoints/mini/ "
-                                   "from the repository).") from None
+                              hint=f"Keep the config.json that came with these weights. Or: "
+                                   f"{_restore_all(path.parent)}") from None
 
 
 def state_mismatch(expected: Mapping[str, tuple[int, ...]], found: Mapping[str, tuple[int, ...]],

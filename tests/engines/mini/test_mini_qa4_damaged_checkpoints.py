@@ -89,7 +89,7 @@ def test_weights_that_are_not_numbers_are_refused_naming_the_file(shipped_copy: 
         _load(shipped_copy)
     assert str(folder / name) in caught.value.message
     assert "not numbers" in caught.value.message
-    assert "Restore" in caught.value.hint
+    assert "the app's own mini weights" in caught.value.hint  # where to copy a whole one from
 
 
 @pytest.mark.parametrize("name", [weights.LM, weights.LATENT_DECODER])
