@@ -408,7 +408,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                                            "folder_problem": moved, "convert_command": command, "ok": report.ok},
                          indent=1, default=str))
     else:
-        lines = format_report(report, shown=printable, command=command, checkpoints=args.checkpoints).split("\n")
+        lines = format_report(report, shown=printable, command=command, checkpoints=args.checkpoints,
+                              damaged=damaged).split("\n")
         lines[1:1] = [f"  NOT A FOLDER {moved}"] if moved else []  # under the title, which names the folder
         lines[1:1] = _where_by_default(args.checkpoints)
         lines[-1:-1] = _damaged_lines(damaged) + _leftover_lines(leftovers)  # before the verdict, its last line

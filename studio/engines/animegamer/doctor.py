@@ -4,7 +4,7 @@ what the release folder holds. Exact paths and sizes; no weights read, no torch.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,20 +163,24 @@ def _gb(count: int | None) -> str:
 
 
 def format_report(report: CheckpointReport, shown: Callable[[str], str] = str, command: list[str] | None = None,
-                  checkpoints: str | None = None) -> str:
+                  checkpoints: str | None = None, damaged: Collection[str] = ()) -> str:
     """The report as lines of text; ``shown`` renders each path (a terminal's caller escapes
     control characters with it, so that a line break in a folder name can't split a line).
     ``command``: the convert command for the release listed (:func:`convert_command`);
     ``checkpoints``: the ``--checkpoints`` folder as given, added to the command otherwise
-    suggested (without it the conversion wrote where the engine did not look)."""
+    suggested (without it the conversion wrote where the engine did not look); ``damaged``: the
+    paths of files there that can't be loaded, marked DAMAGED rather than "ok" (a pickle under a
+    .safetensors name read "ok ... (1,556 bytes, expected 8,303,152 (incomplete copy?))")."""
     checkpoints = f" --checkpoints {shown(shlex.quote(checkpoints))}" if checkpoints else ""
     lines = [f"AnimeGamer checkpoints in {shown(str(report.folder))}"]
     for status in report.files:
         if status.present:
             size = f"{status.size:,} bytes"
-            if status.exact and status.expected is not None and status.size != status.expected:
+            bad = str(status.path) in damaged  # said why below, among the damaged files
+            if not bad and status.exact and status.expected is not None and status.size != status.expected:
                 size += f", expected {status.expected:,} (incomplete copy?)"
-            lines.append(f"  ok      {shown(str(status.path))} ({size}) — {status.description}")
+            label = "DAMAGED" if bad else "ok     "
+            lines.append(f"  {label} {shown(str(status.path))} ({size}) — {status.description}")
         else:
             expected = "" if status.expected is None else \
                 f" (expected {'' if status.exact else 'about '}{_gb(status.expected)})"
