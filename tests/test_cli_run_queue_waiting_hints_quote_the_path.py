@@ -53,6 +53,7 @@ def test_jobs_for_an_engine_that_cant_run_here_name_a_command_that_pastes(
     with sqlite3.connect(project / "project.db") as db:  # queued for an engine whose weights are not here
         db.execute("UPDATE jobs SET engine='customx'")
     capsys.readouterr()
+    (tmp_path / "none").mkdir()  # a folder without weights (a missing one is refused as mistyped)
     assert main(["run-queue", str(project), "--quiet", "--checkpoints", str(tmp_path / "none")]) == 1
     err = capsys.readouterr().err
     assert "2 job(s) wait:" in err and "customx" in err, err
