@@ -163,6 +163,10 @@ showing it lays out and repaints the whole window (about 6 ms), which would othe
 to the work of taking in the new jobs in one stretch of the GUI thread."""
 
 
+TIDIED_PREFIX = "removed "
+"""How the lines of what opening a project cleared away begin (see ``studio.storage.unused_media``)."""
+
+
 NOTHING_TO_UNDO_TIP = "Nothing to undo since the project was opened; earlier changes are saved"
 """Undo's tooltip while it is off: the undo history is not kept when a project closes."""
 
@@ -990,6 +994,10 @@ class MainWindow(QMainWindow):
         if read_only is not None:
             problems = f"; {len(project.problems)} problem(s): {project.problems[0]}" if project.problems else ""
             self.show_message(f"Opened {project.name_and_folder} read-only: {read_only.why}{problems}")
+        elif project.problems and all(line.startswith(TIDIED_PREFIX) for line in project.problems):
+            # what opening for writing cleared away (media no take uses, half-written files) is
+            # news, not a problem: said as the command line says it
+            self.show_message(f"Opened {project.name_and_folder}; {'; '.join(project.problems)}")
         elif project.problems:
             self.show_message(f"Opened with {len(project.problems)} problem(s): {project.problems[0]}")
         elif session.service_error:
