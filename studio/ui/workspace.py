@@ -376,6 +376,8 @@ class Workspace(QWidget):
         self._choice_rerolls: dict[str, ChoiceReroll] = {}
         """The jobs of a re-roll of the turns after a take chosen, by job id (see :meth:`_follow_choice`)."""
         """Turns re-rolled while their chosen clip was missing: the new take is used when ready."""
+        self._undone_jobs: set[str] = set()
+        """Jobs an Undo of their running re-roll cancelled: the undo says so, not each job."""
         self._acting_on: str | None = None  # the turn the action being run acts on (see on_turn)
         self._draft_note = ""
         """What the status bar said last about a new turn's typing put aside (see select): an
@@ -1270,6 +1272,9 @@ class Workspace(QWidget):
                 return
             self.message.emit(self._take_ready_message(event.job.node_id, event.job.take_id))
         elif event.kind is EventKind.CANCELLED:  # by the user, or its turn was deleted (or undone)
+            if event.job.id in self._undone_jobs:  # the undo of its re-roll said so
+                self._undone_jobs.discard(event.job.id)
+                return
             if self.queue.tells_of_cancel(event.job.id, event.message):
                 return  # in one line with the jobs that went with it, not one "cancelled" per job
             message = event.message if event.message and event.message != CANCELLED_MESSAGE else ""
@@ -1805,11 +1810,13 @@ class Workspace(QWidget):
         # a re-roll still running is undone whole: its jobs are stopped before its takes go
         self.submit(service.undo_stopping_its_jobs, self._show_undo_of_running, kind="history")
 
-    def _show_undo_of_running(self, result: tuple[ChangeSet | None, int]) -> None:
+    def _show_undo_of_running(self, result: tuple[ChangeSet | None, list[str]]) -> None:
         changes, stopped = result
         self._show_history_step(changes)
         if changes and stopped:
-            self.message.emit(f"{changes.label}; the {_turn_count(stopped)} still to re-roll were cancelled.")
+            # the running job says it was cancelled once it has stopped: said here instead
+            self._undone_jobs.update(stopped)
+            self.message.emit(f"{changes.label}; the {_turn_count(len(stopped))} still to re-roll were cancelled.")
 
     def redo(self) -> None:
         """Redo the last step undone. Typing waiting to be saved is saved first: it is a new edit,

@@ -674,13 +674,12 @@ class GenerationService:
         Jobs that depend on it are cancelled too. False if it had already finished."""
         return self._queue.cancel(job_id)
 
-    def undo_stopping_its_jobs(self) -> tuple[ChangeSet | None, int]:
+    def undo_stopping_its_jobs(self) -> tuple[ChangeSet | None, list[str]]:
         """Undo the newest step; when it holds the takes of a re-roll whose jobs still wait or
         run, cancel those jobs first (on the writer, before the undo: a take finishing meanwhile
         is not added after it), so that the whole re-roll is taken back and no take of it lands
-        made from a take the undo removed. Returns the undo's changes and how many jobs were
-        stopped."""
-        def change() -> tuple[ChangeSet | None, int]:
+        made from a take the undo removed. Returns the undo's changes and the jobs it stopped."""
+        def change() -> tuple[ChangeSet | None, list[str]]:
             history = self.project.document.history
             key = history.done[-1].group if history.done else ""
             active = (JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.INTERRUPTED)
@@ -690,7 +689,7 @@ class GenerationService:
                 job = self._queue.get(job_id)
                 if job is not None and job.status in active:  # not cancelled with a job it waited for
                     self._queue.cancel(job_id)
-            return self.project.undo(), len(running)
+            return self.project.undo(), running
 
         return self.writer.call(change)
 

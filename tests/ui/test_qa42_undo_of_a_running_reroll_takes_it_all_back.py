@@ -50,4 +50,5 @@ def test_undo_mid_reroll_cancels_the_rest_and_keeps_the_old_takes(make_window, s
     assert {turn: tree.node(turn).selected_take_id for turn in turns} == before
     assert not any(tree.selected_take(turn).stale for turn in turns)
     assert not [job for job in service.jobs() if not job.finished], "no job of the re-roll still waits"
-    assert any("3 turns still to re-roll were cancelled" in line for line in said), said
+    assert said[-1] == "Undo Re-roll branch (2 of 5 turns); the 3 turns still to re-roll were cancelled.", said
+    assert window.status_text() == said[-1]
