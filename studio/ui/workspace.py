@@ -672,14 +672,18 @@ class Workspace(QWidget):
             lambda jobs: f"Re-rolling ×{len(jobs)}…", typing_of=target)
 
     def stale_if_chosen(self, node_id: str, take_id: str) -> set[str]:
-        """The later turns that would become stale if ``take_id`` were chosen for ``node_id``."""
+        """The later turns that would become stale if ``take_id`` were chosen for ``node_id``: whose
+        chosen take (after the choice, which may give a turn back its take made from ``take_id``)
+        would be out of date and is not now."""
         try:
             patch = SelectTake(node_id, take_id).build(self.tree)
         except StudioError:
             return set()
+        chosen = {entity.id: entity.selected_take_id for entity in patch.values() if isinstance(entity, Node)}
         return {entity.node_id for (kind, _id), entity in patch.items()
                 if kind is EntityKind.TAKE and isinstance(entity, Take) and entity.stale
-                and not self.tree.takes[entity.id].stale}
+                and not self.tree.takes[entity.id].stale
+                and chosen.get(entity.node_id, self.tree.nodes[entity.node_id].selected_take_id) == entity.id}
 
     def ask_stale(self, count: int) -> str | None:
         """'use', 'reroll' (use it and re-roll the later turns) or None (keep the current take);
