@@ -82,9 +82,14 @@ def test_customx_names_a_cut_short_file_once_with_its_convert_hint(tmp_path: Pat
     for item in customx_catalog.FILES:
         if item.path.endswith(".safetensors"):
             _whole(folder / item.path)
-        else:
+        elif item.path == customx_catalog.MODEL_FILE:  # the converter's record: the model's sizes
+            from studio.engines.customx.sizes import TINY
+
             (folder / item.path).parent.mkdir(parents=True, exist_ok=True)
-            (folder / item.path).write_text("{}", encoding="utf-8")
+            (folder / item.path).write_text(json.dumps({"size": TINY.to_json()}), encoding="utf-8")
+        else:  # a tokenizer.json holds a tokenizer model
+            (folder / item.path).parent.mkdir(parents=True, exist_ok=True)
+            (folder / item.path).write_text('{"model": {"type": "BPE"}}', encoding="utf-8")
     config = EngineConfig(checkpoints=tmp_path)
 
     def file_reasons() -> list[requirements.Requirement]:
