@@ -59,19 +59,21 @@ def test_the_customx_folder_is_refused_by_its_doctor(tmp_path: Path, capsys: pyt
 
 @pytest.mark.parametrize("make", [_animegamer, _customx])
 def test_settings_refuses_it_in_the_same_words(tmp_path: Path, make) -> None:  # type: ignore[no-untyped-def]
+    from studio.composition import ENGINE_INFOS
     from studio.ui.dialogs.settings_dialog import checkpoints_problem
 
     folder = make(tmp_path / "ck")
     name = folder.name
-    problem = checkpoints_problem(str(folder), "")
+    problem = checkpoints_problem(str(folder), "", ENGINE_INFOS)
     assert problem == (f"The checkpoints folder {folder} is the {name} engine's own weights folder, not a "
                        f"checkpoints folder. Choose the folder that holds it: {tmp_path / 'ck'}"), problem
-    assert checkpoints_problem(str(tmp_path / "ck"), "") == ""
+    assert checkpoints_problem(str(tmp_path / "ck"), "", ENGINE_INFOS) == ""
 
 
 def test_settings_refuses_the_shipped_mini_folder(tmp_path: Path) -> None:
+    from studio.composition import ENGINE_INFOS
     from studio.shipped import shipped
     from studio.ui.dialogs.settings_dialog import checkpoints_problem
 
     mini = shipped("checkpoints") / "mini"
-    assert "is the mini engine's own weights folder" in checkpoints_problem(str(mini), "")
+    assert "is the mini engine's own weights folder" in checkpoints_problem(str(mini), "", ENGINE_INFOS)

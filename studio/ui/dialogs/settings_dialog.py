@@ -60,15 +60,15 @@ def in_dialog_words(text: str) -> str:
     return text
 
 
-def checkpoints_problem(text: str, saved: str, engines: Iterable[EngineInfo] | None = None) -> str:
+def checkpoints_problem(text: str, saved: str, engines: Iterable[EngineInfo]) -> str:
     """Why the checkpoints folder typed as ``text`` can't be used ("": it can, or it is empty).
 
     A relative path would be read from wherever the app was started, a file is no folder, and
     a folder that doesn't exist is most likely mistyped: the engines then said only that their
     weights were missing. A saved folder that is missing now (a drive not plugged in) is kept,
     so that the rest of the dialog can still be changed. An engine's own weights folder
-    (checkpoints/mini) is refused as ``--checkpoints`` refuses it (``engines``: the catalogue's,
-    by default)."""
+    (checkpoints/mini) is refused as ``--checkpoints`` refuses it (``engines``: those the window
+    was handed)."""
     typed = text.strip()
     if not typed:
         return ""
@@ -80,16 +80,10 @@ def checkpoints_problem(text: str, saved: str, engines: Iterable[EngineInfo] | N
         return f"The checkpoints folder {typed} is a file, not a folder. {fix}"
     if not folder.exists() and typed != saved.strip():
         return f"The checkpoints folder {typed} doesn't exist: check its spelling, or create it first. {fix}"
-    own = own_folder(folder, engines if engines is not None else _catalog())
+    own = own_folder(folder, engines)
     if own is not None:  # the words `--checkpoints` is refused with
         return f"{own.message(f'The checkpoints folder {typed}')} {own.hint('Choose the folder that holds it: ')}"
     return ""
-
-
-def _catalog() -> list[EngineInfo]:
-    from studio.composition import ENGINE_INFOS
-
-    return list(ENGINE_INFOS)
 
 
 def checkpoints_tooltip(defaults: list[Path]) -> str:
@@ -354,7 +348,8 @@ class SettingsDialog(QDialog):
             return
         if not self._absent_gpus_confirmed():
             return
-        problem = checkpoints_problem(self.checkpoints.text(), self.settings.checkpoints_folder)
+        problem = checkpoints_problem(self.checkpoints.text(), self.settings.checkpoints_folder,
+                                      self.registry.infos())
         if problem:
             self.checkpoints.setFocus()
             QMessageBox.warning(self, "Settings", problem)
