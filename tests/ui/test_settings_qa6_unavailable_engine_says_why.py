@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from studio.ui.dialogs.settings_dialog import SettingsDialog
+from studio.ui.engine_picker import tooltip_lines
 
 
 def test_an_engine_without_its_weights_says_why_in_the_settings(qtbot, settings, registry,  # type: ignore[no-untyped-def]
@@ -25,7 +26,7 @@ def test_an_engine_without_its_weights_says_why_in_the_settings(qtbot, settings,
     assert dialog.stack.currentWidget() is animegamer, "the form opens even though the engine can't run"
     qtbot.waitUntil(lambda: animegamer.unavailable.isVisible(), timeout=30_000)
     said = animegamer.unavailable.text()
-    reasons = [str(reason) for reason in registry.check("animegamer", dialog._check_config())]
+    reasons = tooltip_lines(registry.check("animegamer", dialog._check_config()))  # each hint said once
     assert reasons, "the engine's own check finds what is missing"
     assert said.startswith("AnimeGamer can't run here: "), said
     assert reasons[0] in said, said
