@@ -127,7 +127,12 @@ def missing_clips_note(branch: Branch, fmt: ExportFormat) -> str:
     else:
         made = f"the sheet shows {which} without {'a picture' if not many else 'pictures'} where no poster is left"
     return (f"the clip of {first.label} is missing ({first.clip}){also}: {made}; a video or timeline of the branch "
-            f"can't be made until {'they are' if many else 'it is'} re-rolled (`kamishibai info` lists missing clips)")
+            f"can't be made until {'they are' if many else 'it is'} re-rolled ({MISSING_CLIPS_LISTED})")
+
+
+MISSING_CLIPS_LISTED = "`kamishibai info` lists missing clips"
+"""Where :func:`missing_clips_note` sends the reader to find the missing clips (the window
+says it in its own words: :func:`studio.ui.export_notes.window_hints`)."""
 
 
 def earlier_captions_note(out: Path, fmt: ExportFormat, options: ExportOptions) -> str:

@@ -24,6 +24,7 @@ from studio.core.instruction import Instruction
 from studio.core.jobs import JobStatus
 from studio.core.model import Node, Take, TakeStatus
 from studio.core.sentence import describe_action
+from studio.core.stale_reasons import stale_words
 from studio.core.state import CharacterState, StateChange, StateDeltas, turn_change
 from studio.core.story import DialogueLine, StoryFields
 from studio.core.text import BIDI_CONTROLS, first_few, shows_something
@@ -58,7 +59,11 @@ class Turn:
     story: StoryFields = StoryFields()
     """Dialogue, narration, duration and shot notes (text cleaned like the instruction)."""
     stale: bool = False
-    """The chosen take was made before an earlier turn changed."""
+    """The chosen take is out of date (see :attr:`stale_why`)."""
+    stale_why: str = ""
+    """Why the chosen take is out of date, as a clause ("its instruction was edited", "an
+    earlier turn changed", "the start state changed": :func:`~studio.core.stale_reasons.stale_words`);
+    "" for a current take."""
     applied: StateChange | None = None
     """How far the turn moved each of ``state``'s stats, in points (after minus before; less
     than predicted where a stat ran into 0 or 100). None for a turn not read from a project:
@@ -162,7 +167,8 @@ def _turn(project: Project, tree: StoryTree, node: Node, number: int, missing_cl
     return Turn(number=number, node_id=node.id, take_id=take.id, instruction=clean_text(node.instruction.raw).strip(),
                 state=tree.state_of(node.id), deltas=take.deltas, clip=clip, poster=poster, character=character,
                 action=clean_text(action_sentence(node.instruction, character, tree.cast_names())).strip(),
-                story=_clean_story(node.story), stale=take.stale, applied=turn_change(tree, node.id),
+                story=_clean_story(node.story), stale=take.stale, stale_why=stale_words(tree, take),
+                applied=turn_change(tree, node.id),
                 media_root=project.path, clip_rel=take.clip_path,
                 poster_rel=take.poster_path if poster is not None else "", clip_missing=missing,
                 made_length=_made_length(take))
@@ -317,14 +323,17 @@ def _clean_story(story: StoryFields) -> StoryFields:
 
 
 def stale_note(branch: Branch) -> str:
-    """A sentence naming the branch's turns whose chosen take is stale: an export shows
-    them as they are ("" when there are none)."""
-    numbers = [str(turn.number) for turn in branch.turns if turn.stale]
-    if not numbers:
+    """A sentence naming the branch's turns whose chosen take is stale, each with its reason
+    (turns of one reason named together): an export shows them as they are ("" when there
+    are none). It said "made before an earlier turn changed" of every one, a turn whose own
+    instruction was edited or a branch whose start state changed too."""
+    from studio.export.stale import stale_groups, stale_sentence
+
+    groups = stale_groups((turn.number, turn.stale_why) for turn in branch.turns if turn.stale)
+    if not groups:
         return ""
-    many = len(numbers) > 1
-    return (f"turn{'s' if many else ''} {first_few(numbers, ', ')} use{'' if many else 's'} a stale take (made "
-            "before an earlier turn changed); re-roll the branch for an episode that follows on")
+    said = stale_sentence(groups, lambda numbers: first_few([str(number) for number in numbers], ", "))
+    return f"{said}; re-roll the branch for an episode of the story as it is now"
 
 
 class MissingClips(Enum):

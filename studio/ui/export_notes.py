@@ -19,19 +19,24 @@ from studio.ui.dialogs.export_dialog import in_dialog_words
 def window_hints() -> dict[str, str]:
     """Each command-line hint an export note may hold, and what the window says in its place
     (the export's modules are imported only once an export has finished)."""
+    from studio.export.api import MISSING_CLIPS_LISTED
     from studio.export.subtitles import SHORTENED_CAPTIONS_HINT
 
     return {SHORTENED_CAPTIONS_HINT: "to show all of it, select the turn and lengthen its Duration in the "
-                                     "inspector's Story section, or shorten its text"}
+                                     "inspector's Story section, or shorten its text",
+            MISSING_CLIPS_LISTED: "the story's cards say \"Clip missing\" where a clip is gone; R re-rolls the "
+                                  "selected turn"}
 
 
 def note_in_window_words(note: str) -> str:
     """``note`` as the window says it: its command-line hints in the window's words, the
-    command's options by the export dialog's fields, begun with a capital and ended with a
-    full stop."""
+    command's options by the export dialog's fields, turns named without their node ids,
+    begun with a capital and ended with a full stop."""
+    from studio.ui.clip_presence import without_node_ids
+
     for hint, words in window_hints().items():
         note = note.replace(hint, words)
-    note = in_dialog_words(note).strip().rstrip(".")
+    note = without_node_ids(in_dialog_words(note)).strip().rstrip(".")
     return f"{note[:1].upper()}{note[1:]}." if note else ""
 
 

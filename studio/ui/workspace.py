@@ -2003,18 +2003,23 @@ class Workspace(QWidget):
 
     def branch_facts(self) -> BranchFacts:
         from studio.core.sentence import describe_action
+        from studio.core.stale_reasons import stale_words
 
         tree = self.tree
         turns = [n for n in self.branch if n in tree.nodes and not tree.nodes[n].is_root]
         unfinished = [n for n in turns if not _finished(tree.selected_take(n))]  # what the export can't use
         why = [self._why_unfinished(n) for n in unfinished]
         ending = describe_action(tree.nodes[turns[-1]].instruction, cast=tree.cast_names()) if turns else ""
-        stale = tuple(number for number, node_id in enumerate(turns, start=1)
-                      if node_id not in unfinished and _stale(tree.selected_take(node_id)))
+        chosen = [tree.selected_take(node_id) for node_id in turns]
+        stale_takes = [(number, take) for number, take in enumerate(chosen, start=1)
+                       if _stale(take) and take is not None and take.node_id not in unfinished]
+        stale = tuple(number for number, _take in stale_takes)
+        stale_why = tuple(stale_words(tree, take) for _number, take in stale_takes)
         gone = set(self.check_clips(turns))  # a clip deleted by hand: the export would stop at it
         clip_missing = tuple(number for number, node_id in enumerate(turns, start=1) if node_id in gone)
         return BranchFacts(len(turns), len(turns) - len(unfinished), excerpt_of(ending, 70),
                            failed=why.count("failed"), on_the_way=why.count("on the way"), stale=stale,
+                           stale_why=stale_why,
                            clip_sizes=self._clip_sizes([n for n in turns if n not in unfinished and n not in gone]),
                            clip_missing=clip_missing)
 

@@ -22,7 +22,8 @@ def test_formats_and_captions_are_named_in_words_with_a_tooltip_each(qtbot, tmp_
     formats = _items(dialog.format)
     assert [(text, code) for text, code, _ in formats] == [
         ("Video (MP4)", "mp4"), ("Video (WebM)", "webm"), ("Animated GIF", "gif"), ("Storyboard (PDF)", "pdf"),
-        ("Storyboard pages (PNG)", "png"), ("Subtitles (SRT)", "srt"), ("Editor timeline (OpenTimelineIO)", "otio")]
+        ("Storyboard pages (PNG)", "png"), ("Subtitles (SRT)", "srt"), ("Subtitles (WebVTT)", "vtt"),
+        ("Editor timeline (OpenTimelineIO)", "otio")]
     captions = _items(dialog.captions)
     assert [(text, code) for text, code, _ in captions] == [
         ("None", "none"), ("Burned into the picture", "burn"), ("Subtitle file beside the video", "srt")]

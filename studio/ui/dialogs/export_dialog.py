@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,7 +35,7 @@ from studio.ui.text_wrap import breakable
 if TYPE_CHECKING:
     from studio.export import ExportOptions
 
-FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "otio")
+FORMATS = ("mp4", "webm", "gif", "pdf", "png", "srt", "vtt", "otio")
 CAPTIONS = ("none", "burn", "srt")
 
 
@@ -59,6 +59,8 @@ FORMAT_CHOICES = (
     Choice("png", "Storyboard pages (PNG)", "The storyboard as images, one PNG file for each page."),
     Choice("srt", "Subtitles (SRT)", "Only the captions, timed to the episode, as a subtitle file to add to a "
            "video elsewhere."),
+    Choice("vtt", "Subtitles (WebVTT)", "The same captions as a WebVTT file (.vtt), for a video on a web page or a "
+           "video site."),
     Choice("otio", "Editor timeline (OpenTimelineIO)", "The turns' clips in order, as a timeline to open and finish "
            "in a video editor (DaVinci Resolve, Kdenlive and others)."),
 )
@@ -181,6 +183,10 @@ class BranchFacts:
     failed: int = 0  # turns without a finished take whose latest generation failed
     on_the_way: int = 0  # turns without a finished take with a generation queued or running
     stale: tuple[int, ...] = ()  # the turns (by number) whose chosen take is stale
+    stale_why: tuple[str, ...] = ()
+    """Why each turn of :attr:`stale` is stale, in its order ("its instruction was edited":
+    :func:`~studio.core.stale_reasons.stale_words`); a turn given none is said to be so
+    because an earlier turn changed."""
     clip_sizes: tuple[tuple[int, int], ...] = ()
     """The size (width, height) of each chosen take's clip of the branch that could be read, in
     the branch's order: an export at the clips' own size takes the first one's."""
@@ -215,14 +221,16 @@ class BranchFacts:
 
     @property
     def exportable(self) -> bool:
-        """Whether the export can run: the branch has turns, each with its clip."""
+        """Whether an export of every format can run: the branch has turns, each with its clip."""
         return self.last_turn > 0 and not self.missing and not self.clip_missing
 
-    def blocker(self) -> str:
-        """Why the export can't run and what to do ("" when it can): the Export button's tooltip."""
+    def blocker(self, fmt: str = "mp4") -> str:
+        """Why an export to ``fmt`` can't run and what to do ("" when it can): the Export button's
+        tooltip. Subtitles and storyboard sheets are made without a clip whose file is gone
+        (:func:`made_without_clips`); the other formats need it."""
         if self.last_turn <= 0:
             return NO_TURNS_TIP
-        if not self.missing and self.clip_missing:
+        if not self.missing and self.clip_missing and not made_without_clips(fmt):
             note = self._clip_missing_note()
             return note[:1].upper() + note[1:]
         if not self.missing:
@@ -231,16 +239,19 @@ class BranchFacts:
             return "Wait for the branch's generations to finish (the queue shows them)."
         return "Generate every turn of the branch first (Ctrl+Shift+G)."
 
-    def text(self) -> str:
+    def text(self, fmt: str = "mp4") -> str:
+        """What the dialog says of the branch, for an export to ``fmt``."""
         if self.last_turn <= 0:
             return f"The branch has no turns: there is nothing to export. {NO_TURNS_TIP}"
         turns = f"{self.last_turn} turn{'s' if self.last_turn != 1 else ''}"
         ending = f": “{self.ending}”" if self.ending else ""
-        return f"The branch ending at turn {self.last_turn}{ending}\n{turns}, {self._state()}"
+        return f"The branch ending at turn {self.last_turn}{ending}\n{turns}, {self._state(fmt)}"
 
-    def _state(self) -> str:
+    def _state(self, fmt: str) -> str:
         """How far the branch's clips are, each reason a turn lacks one said apart: a failed
         turn needs a re-roll or a retry, one on its way only time, one never generated a start."""
+        if not self.missing and self.clip_missing and made_without_clips(fmt):
+            return "all generated, but " + self._made_without_note(fmt) + self._stale_note()
         if not self.missing and self.clip_missing:
             return "all generated, but " + self._clip_missing_note()
         if not self.missing:
@@ -273,18 +284,52 @@ class BranchFacts:
                 f"(moved or deleted?). Re-roll {'it' if one else 'each'} (R): the new take is used in place of the "
                 "missing one. Or put the file back.")
 
+    def _made_without_note(self, fmt: str) -> str:
+        """The turns whose clip file is gone, for a format made without it (subtitles, a sheet):
+        how the export shows them, and what a video needs."""
+        from studio.ui.clip_presence import turn_list
+
+        one = len(self.clip_missing) == 1
+        it = "it" if one else "them"
+        if fmt in ("srt", "vtt"):
+            made = f"the subtitles time {it} by the length {'its take was' if one else 'their takes were'} made with"
+        else:
+            made = f"the storyboard shows {it} by {'its poster' if one else 'their posters'}, or a plain panel"
+        return (f"the clip{'' if one else 's'} of {turn_list(self.clip_missing)} {'is' if one else 'are'} missing "
+                f"(moved or deleted?): {made}, and the export's note names {it}. A video or timeline needs "
+                f"{it}: re-roll {'it' if one else 'each'} (R), or put the file back.")
+
     def _stale_note(self) -> str:
-        """Which turns the export would show from a stale take (made before an earlier turn
-        changed), said before the export as its notes say it after: the episode then jumps
-        where a turn does not follow on from the one before."""
+        """Which turns the export would show from a stale take and why (its instruction was
+        edited, an earlier turn changed, the start state changed), said before the export as its
+        notes say it after: the episode then jumps where a turn does not follow on from the one
+        before, or shows what a turn no longer says."""
         if not self.stale:
             return ""
-        shown = [str(turn) for turn in self.stale[:STALE_TURNS_NAMED]]
-        if len(self.stale) > STALE_TURNS_NAMED:
-            shown.append(f"{len(self.stale) - STALE_TURNS_NAMED} more")
-        which = f"Turn {shown[0]} uses" if len(self.stale) == 1 else f"Turns {_joined(shown)} use"
-        return (f" {which} a stale take (made before an earlier turn changed): Shift+R on turn {shown[0]} re-rolls "
-                "it and the turns after it, for an episode that follows on; or export the branch as it is.")
+        from studio.export.stale import stale_groups, stale_sentence
+
+        whys = (self.stale_why + ("",) * len(self.stale))[:len(self.stale)]
+        said = stale_sentence(stale_groups(zip(self.stale, whys, strict=True)), _turns_named)
+        first = min(self.stale)
+        return (f" {said[:1].upper()}{said[1:]}: Shift+R on turn {first} re-rolls it and the turns after it, for "
+                "an episode that follows on; or export the branch as it is.")
+
+
+def made_without_clips(fmt: str) -> bool:
+    """Whether an export to ``fmt`` is made where a turn's clip file is gone (subtitles and
+    storyboard sheets need no picture of it; a video, GIF or timeline does)."""
+    from studio.export.api import WITHOUT_PICTURES
+
+    return fmt in {code.value for code in WITHOUT_PICTURES}
+
+
+def _turns_named(numbers: Sequence[int]) -> str:
+    """``numbers`` as the dialog names turns: the first :data:`STALE_TURNS_NAMED`, the rest
+    counted ("3, 4, 5, 6, 7, 8 and 4 more")."""
+    shown = [str(number) for number in numbers[:STALE_TURNS_NAMED]]
+    if len(numbers) > STALE_TURNS_NAMED:
+        shown.append(f"{len(numbers) - STALE_TURNS_NAMED} more")
+    return _joined(shown)
 
 
 def _label(choices: tuple[Choice, ...], code: str) -> str:
@@ -367,9 +412,11 @@ class ExportDialog(QDialog):
         # name, every export from the window (subtitles alone too) started 2 s later than the same
         # export from the command line, and an SRT made by either beside the other's video ran off.
         self.title = QLineEdit("", self)
+        self.title.setAccessibleName("Title card")  # its row holds the duration too: no buddy
         self.title.setPlaceholderText(f"e.g. {title} (empty: no title card)" if title else "empty: no title card")
         self.title_duration = self._card_seconds("Title card duration")
         self.end_card = QLineEdit("", self)
+        self.end_card.setAccessibleName("End card")
         self.end_card.setPlaceholderText("empty: no end card")
         self.end_card_duration = self._card_seconds("End card duration")
         self.card_note = QLabel("A title card delays the subtitles and captions by its duration; an end card "
@@ -474,9 +521,15 @@ class ExportDialog(QDialog):
         """Say ``branch``'s facts, and allow Export only when it can run; what the user chose in
         the form stays as it is."""
         self.branch = branch
-        self.branch_label.setText(breakable(branch.text()) if branch is not None else "")
-        self.branch_label.setVisible(branch is not None)
+        self._show_branch()
         self._show_clip_size()
+
+    def _show_branch(self) -> None:
+        """Say the branch's facts for the chosen format, and allow Export only where it can run
+        (subtitles and sheets are made without a clip whose file is gone, a video is not)."""
+        branch = self.branch
+        self.branch_label.setText(breakable(branch.text(self.chosen_format())) if branch is not None else "")
+        self.branch_label.setVisible(branch is not None)
         self._path_changed(self.path.text())
 
     def follow(self, facts: Callable[[], BranchFacts], *changed: SignalInstance) -> None:
@@ -542,7 +595,7 @@ class ExportDialog(QDialog):
             self._follow_typed_format()
 
     def _path_changed(self, text: str) -> None:
-        blocker = self.branch.blocker() if self.branch is not None else ""
+        blocker = self.branch.blocker(self.chosen_format()) if self.branch is not None else ""
         if blocker:
             self.export_button.setEnabled(False)
             self.export_button.setToolTip(blocker)
@@ -579,6 +632,7 @@ class ExportDialog(QDialog):
 
         self.fps.setMaximum(MAX_GIF_FPS if fmt == "gif" else MAX_DIALOG_FPS)
         self._enable_for(fmt)
+        self._show_branch()
 
     def _enable_for(self, fmt: str) -> None:
         """Only the controls ``fmt`` uses are on; the others keep their values for a format that
