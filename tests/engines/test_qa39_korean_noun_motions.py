@@ -138,6 +138,7 @@ def test_play_and_the_exported_subtitles_say_the_nouns_as_verbs(tmp_path: Path) 
     srt = tmp_path / "story.srt"
     exported = kamishibai("export", str(project), "--out", str(srt), "--quiet")
     assert exported.returncode == 0, exported.stderr
-    cues = [block.splitlines()[2] for block in srt.read_text(encoding="utf-8").strip().split("\n\n")]
+    # a cue may take two lines (a Korean line holds 16 characters, spaces counted): read its text whole
+    cues = [" ".join(block.splitlines()[2:]) for block in srt.read_text(encoding="utf-8").strip().split("\n\n")]
     assert cues == ["민수는 공원에서 춤을 춘다.", "민수가 공원에서 노래를 부른다.", "민수는 카페에서 수다를 떤다.",
                     "민수가 공원에서 여행한다."]

@@ -134,7 +134,8 @@ def test_sigkill_of_the_engine_process_with_the_window_open(make_window, setting
         qtbot.waitUntil(lambda view=view: (item := _queue_item(ws.queue, view.job_id)) is not None
                         and item.text(1) == "failed", timeout=TIMEOUT_MS)
         item = _queue_item(ws.queue, view.job_id)
-        assert item.toolTip(0).startswith(reason)
+        name, why = item.toolTip(0).split("\n", 1)  # the job's whole name, then why it failed
+        assert name.startswith("Generate turn 1 · ") and why.startswith(reason)
         ws.queue.select_job(view.job_id)
         assert reason in ws.queue.detail.text()
         assert window.status_label.text().startswith(f"Generation failed: {reason}")
