@@ -10,7 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from studio.cli.common import printable
-from studio.cli.folder_args import checkpoints_folder, conversion_target
+from studio.cli.folder_args import CHECKPOINTS_FOLDER_HINT, checkpoints_folder, conversion_target, require_folder
 
 if TYPE_CHECKING:  # the report's module is imported by the command that uses it
     from pathlib import Path
@@ -134,27 +134,6 @@ def _where_by_default(value: str | None) -> list[str]:
     return ["  (the default folder of an installed studio: checkpoints/ in your data folder, where "
             "`kamishibai checkpoints convert` writes and the engines look; the package holds only the "
             "shipped mini weights. --checkpoints DIR names another folder.)"]
-
-
-CHECKPOINTS_FOLDER_HINT = ("Give the checkpoints folder that holds the converted weights (animegamer/, customx/ "
-                           "...), or leave --checkpoints out to look in the default one.")
-
-
-def require_folder(option: str, value: str, hint: str) -> None:
-    """Refuse ``value`` (given with ``option``) unless it is a folder, saying what it is
-    instead: looking for the release's files under a file (or a typo) listed each of them
-    as missing, which hid the mistake."""
-    from pathlib import Path
-
-    from studio.core.errors import StudioError
-
-    path = Path(value)
-    if path.is_dir():
-        return
-    if path.exists():
-        what = "a file, not a folder" if path.is_file() else "neither a file nor a folder"
-        raise StudioError(f"{option} {value} is {what}.", hint=hint)
-    raise StudioError(f"{option} {value}: no such folder.", hint=hint)
 
 
 def _refuse_the_download_root(option: str, source: str, before: str = "") -> None:

@@ -346,7 +346,7 @@ def checkpoint_dirs(chosen: str | Path | None = None) -> list[Path]:
 
         folder = Path(chosen).expanduser()
         if not folder.is_dir():  # mistyped: every engine listed its weights missing under it (doctor said so)
-            from studio.cli.checkpoint_cmds import CHECKPOINTS_FOLDER_HINT, require_folder
+            from studio.cli.folder_args import CHECKPOINTS_FOLDER_HINT, require_folder
 
             require_folder("--checkpoints", str(folder), CHECKPOINTS_FOLDER_HINT)
         _refuse_an_engines_own_folder(folder)

@@ -38,7 +38,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     if args.checkpoints and not Path(args.checkpoints).expanduser().is_dir():
         # every weight file was listed missing under it, which hid the mistyped folder
-        from studio.cli.checkpoint_cmds import CHECKPOINTS_FOLDER_HINT, require_folder
+        from studio.cli.folder_args import CHECKPOINTS_FOLDER_HINT, require_folder
 
         require_folder("--checkpoints", str(Path(args.checkpoints).expanduser()), CHECKPOINTS_FOLDER_HINT)
     folders = [absolute(folder) for folder in checkpoint_dirs(args.checkpoints)]

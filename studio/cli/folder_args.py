@@ -71,3 +71,22 @@ def conversion_target(text: str) -> str:
 def checkpoints_path(text: str) -> Path:
     """:func:`checkpoints_folder`, as a path."""
     return Path(checkpoints_folder(text))
+
+
+CHECKPOINTS_FOLDER_HINT = ("Give the checkpoints folder that holds the converted weights (animegamer/, customx/ "
+                           "...), or leave --checkpoints out to look in the default one.")
+
+
+def require_folder(option: str, value: str, hint: str) -> None:
+    """Refuse ``value`` (given with ``option``) unless it is a folder, saying what it is
+    instead: looking for the release's files under a file (or a typo) listed each of them
+    as missing, which hid the mistake."""
+    from studio.core.errors import StudioError
+
+    path = Path(value)
+    if path.is_dir():
+        return
+    if path.exists():
+        what = "a file, not a folder" if path.is_file() else "neither a file nor a folder"
+        raise StudioError(f"{option} {value} is {what}.", hint=hint)
+    raise StudioError(f"{option} {value}: no such folder.", hint=hint)

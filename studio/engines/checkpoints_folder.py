@@ -14,18 +14,6 @@ from pathlib import Path
 from studio.engines.config import EngineConfig
 from studio.engines.info import EngineInfo
 
-PLACEHOLDERS = frozenset({".gitkeep", "README.md"})
-"""Files an engine folder may hold without holding any weights (the repository keeps
-``checkpoints/animegamer/.gitkeep`` so that the folder is there to convert into)."""
-
-
-def holds_weights(folder: Path) -> bool:
-    """Whether ``folder`` (one engine's folder) holds anything but placeholders."""
-    try:
-        return folder.is_dir() and any(entry.name not in PLACEHOLDERS for entry in folder.iterdir())
-    except OSError:
-        return False
-
 
 def app_checkpoints() -> Path:
     """The app's own checkpoints folder: the one that holds the shipped mini weights."""

@@ -129,6 +129,19 @@ def _empty_placement() -> Mapping[Stage, Placement]:
     return MappingProxyType({})
 
 
+PLACEHOLDERS = frozenset({".gitkeep", "README.md"})
+"""Files an engine folder may hold without holding any weights (the repository keeps
+``checkpoints/animegamer/.gitkeep`` so that the folder is there to convert into)."""
+
+
+def holds_weights(folder: Path) -> bool:
+    """Whether ``folder`` (one engine's folder) holds anything but placeholders."""
+    try:
+        return folder.is_dir() and any(entry.name not in PLACEHOLDERS for entry in folder.iterdir())
+    except OSError:
+        return False
+
+
 @dataclass(frozen=True, slots=True)
 class EngineConfig:
     """Given to an engine's constructor. ``checkpoints`` is the folder that holds one
@@ -161,8 +174,6 @@ class EngineConfig:
         ``<name>`` holds weights (a folder holding only the repository's ``.gitkeep`` is passed
         over: the app's own checkpoints folder, looked in after a chosen one, keeps an empty
         ``animegamer/``); else ``<checkpoints>/<name>``, where its weights are asked for."""
-        from studio.engines.checkpoints_folder import holds_weights
-
         first = self.checkpoints / name
         if first.is_dir() or first.exists() or first.is_symlink():  # a file or a broken link there is reported
             return first
