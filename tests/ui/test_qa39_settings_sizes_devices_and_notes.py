@@ -163,4 +163,5 @@ def test_an_exports_notes_name_the_dialogs_fields_not_command_line_options() -> 
                "(a larger --size, or captions as SRT, keeps all of it)")
     assert in_dialog_words(caption).endswith("(a larger Size (width × height), or captions as SRT, keeps all of it)")
     # an option the dialog has no field for stays as it is, and a longer option is not cut short
-    assert in_dialog_words("a shorter --end-card or --title-duration 2") == "a shorter --end-card or --title-duration 2"
+    assert in_dialog_words("a shorter --end-card or --title-duration 2") == "a shorter End card or --title-duration 2"
+    assert in_dialog_words("a lower --crf") == "a lower --crf"

@@ -114,7 +114,7 @@ _OPTION = re.compile(r"--[a-z][a-z-]*(?![\w-])")
 def in_dialog_words(note: str) -> str:
     """``note`` (from an export) with each command-line option this dialog has a field for
     named by that field ("a larger --size" reads "a larger Size (width × height)"); an option
-    the dialog has no field for (--end-card) is left as it is written."""
+    the dialog has no field for (--crf) is left as it is written."""
     return _OPTION.sub(lambda found: DIALOG_FIELDS.get(found.group(0), found.group(0)), note)
 
 
